@@ -332,7 +332,7 @@ def baseline_speeds(result: Plan, baselines: Mapping[str, frozenset]) -> tuple[p
         return result.speeds, result.warnings
     speeds = speeds_table(result.scenario, plan_pairs(result.speeds), baselines)
     kept = [w for w in result.warnings if BASELINE_ESTIMATES not in w]
-    return speeds, kept + baseline_estimate_warnings(speeds)
+    return speeds, kept + baseline_estimate_warnings(speeds, result.scenario)
 
 
 def plan_pairs(speeds: pd.DataFrame) -> set[tuple[str, str]]:
@@ -344,22 +344,48 @@ def plan_pairs(speeds: pd.DataFrame) -> set[tuple[str, str]]:
     return {(w, g) for w, g, used in zip(speeds["workload"], speeds["gpu"], users) if PLAN_USER in used.split(", ")}
 
 
-def baseline_estimate_warnings(speeds: pd.DataFrame) -> list[str]:
+def baseline_estimate_warnings(speeds: pd.DataFrame, scenario: Scenario | None = None) -> list[str]:
     """A warning for each workload whose speed on some GPU is an estimate that the baselines' totals rest on
     and the plan's does not (speeds_table's used_by without "plan"): what the plan saves against them is only as
-    good as those speeds."""
+    good as those speeds. With the `scenario`, a GPU measured itself whose relative speed is an estimate through
+    the workload's estimated reference GPU is said so, and the extrapolation is the reference's (an audit's H200
+    reference made the measured A100 read as extrapolated), as the plan's own warning says it."""
     out: dict[str, dict[str, str]] = {}   # workload -> gpu -> the baselines that rest on its estimate
     for workload, gpu, source, used in zip(speeds["workload"], speeds["gpu"], speeds["source"], speeds["used_by"]):
         users = used.split(", ")
         if source == "estimated" and PLAN_USER not in users:
             out.setdefault(workload, {})[gpu] = ", ".join(BASELINE_NAMES.get(u, u) for u in users)
-    return [f"{workload}: {BASELINE_ESTIMATES} from datasheet figures, not measurements: {workload} on "
-            f"{', '.join(f'{gpu} ({users})' for gpu, users in gpus.items())}"
-            f"{_estimate_caveats(speeds, workload, list(gpus))}, so what the plan saves against those baselines is "
-            "only as firm as these speeds; the plan's own total does not rest on them (see the plan's speeds table, "
-            "column used_by, and docs/speed-model.md); give them in the workload's throughput table if you have "
-            "measured them"
-            for workload, gpus in out.items()]
+    workloads = {w.name: w for w in scenario.workloads} if scenario is not None else {}
+    said = []
+    for workload, gpus in out.items():
+        through = ""
+        caveats = _estimate_caveats(speeds, workload, list(gpus))
+        if workload in workloads:
+            own, over, ref, details = _estimated_own(workloads[workload], list(gpus))
+            caveats = _estimate_caveats(speeds, workload, list(details), details)
+            if over:
+                measured = "measured itself" if len(over) == 1 else "measured themselves"
+                through = f" ({', '.join(over)} {measured}: relative to the reference GPU {ref}, whose speed is an estimate)"
+        said.append(f"{workload}: {BASELINE_ESTIMATES} from datasheet figures, not measurements: {workload} on "
+                    f"{', '.join(f'{gpu} ({users})' for gpu, users in gpus.items())}{through}{caveats}, so what the "
+                    "plan saves against those baselines is only as firm as these speeds; the plan's own total does not "
+                    "rest on them (see the plan's speeds table, column used_by, and docs/speed-model.md); give them in "
+                    "the workload's throughput table if you have measured them")
+    return said
+
+
+def _estimated_own(w, gpus: list[str]) -> tuple[list[str], list[str], str, dict[str, str]]:
+    """(own, over, ref, details) of workload `w`'s `gpus` whose speed for it is an estimate: those estimated
+    themselves, those measured themselves but relative to an estimated reference GPU `ref`, and the speed details
+    (speeds.gpu_speed) of the GPUs estimated themselves and of the reference where it is estimated — what the
+    warnings' caveats (extrapolated, not NVIDIA) are read from."""
+    ref = catalog.resolve_gpu(w.reference_gpu)
+    speed_of = functools.partial(speeds_module.gpu_speed, w.throughput_metric)
+    own = [g for g in gpus if speed_of(g).source == "estimated"]
+    over = [g for g in gpus if g not in own]
+    ref_estimated = speed_of(ref).source == "estimated"
+    details = {g: speed_of(g).detail for g in [*own, *([ref] if ref_estimated else [])]}
+    return own, over, ref, details
 
 
 def _idle_custom_cards(scenario: Scenario, base: Inputs) -> list[str]:
@@ -393,8 +419,14 @@ def break_even_speed_notes(scenario: Scenario, inp: Inputs, table: pd.DataFrame)
     speeds = speed_sources(scenario, sorted({g for _, g in pairs}), pairs)
     estimated = {(w, g) for w, g, source in zip(speeds["workload"], speeds["gpu"], speeds["source"])
                  if source == "estimated"}
-    notes = [note if (w, g) not in estimated else
-             "; ".join(filter(None, [note, f"{g}'s speed here is an estimate, not a measurement (speeds table)"]))
+    workloads = {w.name: w for w in scenario.workloads}
+
+    def said(w: str, g: str) -> str:   # a measured GPU is an estimate here only through an estimated reference GPU
+        own, _, ref, _ = _estimated_own(workloads[w], [g])
+        return (f"{g}'s speed here is an estimate, not a measurement (speeds table)" if own else
+                f"{g}'s speed here is relative to the reference GPU {ref}'s, an estimate (speeds table)")
+
+    notes = [note if (w, g) not in estimated else "; ".join(filter(None, [note, said(w, g)]))
              for w, g, note in zip(table["workload"].tolist(), gpus, table["note"].fillna("").tolist())]
     return table.assign(note=notes)
 
@@ -419,12 +451,9 @@ def _plan_estimate_warnings(scenario: Scenario, speeds) -> list[str]:
     workloads = {w.name: w for w in scenario.workloads}
     out = []
     for workload, gpus in _estimated_gpus(speeds).items():
-        w = workloads[workload]
-        ref = catalog.resolve_gpu(w.reference_gpu)
-        speed_of = functools.partial(speeds_module.gpu_speed, w.throughput_metric)
-        own = [g for g in gpus if speed_of(g).source == "estimated"]
-        over = [g for g in gpus if g not in own]   # measured themselves: estimates through the reference's speed
-        ref_estimated = speed_of(ref).source == "estimated"
+        # over: measured themselves, estimates through the reference's speed
+        own, over, ref, details = _estimated_own(workloads[workload], gpus)
+        ref_estimated = ref in details   # details hold the reference exactly where its speed is estimated
         said = f"{workload}: "
         if own:
             said += f"the speeds of {', '.join(own)} are estimates from datasheet figures, not measurements"
@@ -434,7 +463,6 @@ def _plan_estimate_warnings(scenario: Scenario, speeds) -> list[str]:
                      "relative speed is measured against it")
             if over:
                 said += f": those of {', '.join(over)} (measured themselves) rest on its estimate"
-        details = {g: speed_of(g).detail for g in [*own, *([ref] if ref_estimated else [])]}
         caveats = _estimate_caveats(speeds, workload, list(details), details)
         fix = (f"give them in the workload's throughput table (relative to {ref}) if you have measured them" if over
                else "give them in the workload's throughput table if you have measured them")
@@ -969,7 +997,7 @@ def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bo
     warnings += solved.warnings(solved.grouping(total))
     warnings += [merged] if merged else []
     if rows is not None:   # last, as plan() adds them (baseline_speeds, then the baselines' loose bounds)
-        warnings += baseline_estimate_warnings(speeds_table(s, plan_pairs(speeds), baseline_pairs(rows)))
+        warnings += baseline_estimate_warnings(speeds_table(s, plan_pairs(speeds), baseline_pairs(rows)), s)
         warnings += loose_bound_warnings(table, base.grouping, base.currency)
     return PlanSummary(solution.status, total, fleet, table, base.prices, warnings)
 
