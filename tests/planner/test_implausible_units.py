@@ -157,7 +157,7 @@ def test_electricity_in_a_currency_without_a_usd_rate_is_not_judged():
 
 
 CAP_SAID = ("onprem.power_cap_kw: 6,000 kW is more than 20 kW for each of the {gpus} reference GPUs the demand asks "
-            "at its peak month (and owned cards): no fleet serving it comes near such a cap; expected kilowatts: "
+            "at its busiest hour (and owned cards): no fleet serving it comes near such a cap; expected kilowatts: "
             "for 6,000 W, write 6")
 
 
@@ -240,7 +240,7 @@ def test_validate_prints_each_warning_at_its_value_and_exits_0(tmp_path):
         f"warning: {path}:6:24: onprem.electricity_per_kwh: 120 USD a kWh is more than grid electricity costs "
         "anywhere (under 1 USD a kWh); expected USD per kWh, such as 0.12: if it is in cents, write 1.2; if per MWh, 0.12",
         f"warning: {path}:5:17: onprem.power_cap_kw: 6,000 kW is more than 20 kW for each of the 0.216 reference GPUs "
-        "the demand asks at its peak month (and owned cards): no fleet serving it comes near such a cap; expected "
+        "the demand asks at its busiest hour (and owned cards): no fleet serving it comes near such a cap; expected "
         "kilowatts: for 6,000 W, write 6",
         f"warning: {path}:9:77: onprem.card_overrides.rtx-4090.busy_watts: 0.45 W is below any GPU's draw at work "
         "(boards are rated 70-1,000 W); expected watts per card: for 0.45 kW, write 450",
@@ -323,3 +323,27 @@ def test_serving_groups_written_alike_are_warned_of_and_names_a_digit_apart_are_
         "workloads[1].serving_group: 'Llama_8B' is written like 'llama-8b' (workloads[0]) but is another group: "
         "workloads of different groups never share a GPU; give them the same serving_group if they serve one model")]
     assert served("llama-7b", "llama-8b", "llama-8b") == []
+
+
+@pytest.mark.parametrize(("profile", "gpus"), [
+    # business hours: 45 of 168 hours at 4 against 1, mean 303/168, peak 4 × 168/303 = 2.2178 × 0.137 = 0.304
+    ("business_hours", "0.304"),
+    ("deadline_peaks", "0.24"),    # 1.75 × 100 / 730 = 0.2397
+])
+def test_the_power_cap_check_counts_the_profiles_busiest_hour(profile, gpus):
+    found = warnings_of(HEAD + "onprem:\n  power_cap_kw: 6000\n  cards: [rtx-4090]\n"
+                        f"workloads:\n  - {{name: a, gpu_hours_per_month: 100, reference_gpu: RTX-4090, profile: {profile}}}\n")
+    assert found == [(("onprem", "power_cap_kw"), CAP_SAID.format(gpus=gpus))]
+
+
+def test_a_csv_profile_may_peak_at_168_times_its_mean_so_a_cap_below_that_is_not_warned_of(tmp_path):
+    # a one-hour nightly batch of 60 reference GPUs on average peaks at 1,440 (24 × 60), 1,555 kW on 1.08 kW cards:
+    # a cap of 1,300 kW was told "no fleet comes near such a cap; for 1,300 W, write 1.3" (an audit, 2026-12-07)
+    csv = tmp_path / "nightly.csv"
+    csv.write_text("".join("1\n" if hour % 24 == 2 else "0\n" for hour in range(168)), encoding="utf-8")
+    text = (HEAD + "onprem:\n  power_cap_kw: 1300\n  cards: [rtx-4090]\n"
+            f"workloads:\n  - {{name: a, gpu_hours_per_month: 43800, reference_gpu: RTX-4090, profile: {csv}}}\n")
+    assert [w for w in warnings_of(text) if w[0] == ("onprem", "power_cap_kw")] == []
+    # 168 × 20 kW × 0.137 = 460 kW: a cap of 6,000 kW above that is still warned of
+    small = text.replace("43800", "100").replace("1300", "6000")
+    assert (("onprem", "power_cap_kw"), CAP_SAID.format(gpus="23")) in warnings_of(small)
