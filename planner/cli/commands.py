@@ -1624,7 +1624,7 @@ def _print_plan(p) -> None:
     if grouping_line(p):
         out.print(grouping_line(p), soft_wrap=True)
     # narrower than the table, the terminal gets short headers and fewer columns (planner/cli/fleet_table.py)
-    emit(fleet_shown(p.fleet), Format.table, title=f"Fleet (cost in {money})", float_digits=1,
+    emit(fleet_shown(p.fleet), Format.table, title=f"Fleet (cost in {money})", float_digits=1, same_decimals=True,
          narrower=fleet_narrower(p.fleet))
     site = site_cost_note(p)   # the site's fixed cost is no row's: the rows fall short of the total by it
     if site:
@@ -1685,7 +1685,7 @@ def _print_baselines(p) -> None:
         # a grouped profile's bounds on a line under the table, as the plan's under its total: two more columns
         # wrapped the label at 80 columns
         shown = p.baselines.drop(columns=["note", "error_bound", "error_bound_pct"], errors="ignore")
-        emit(shown, Format.table, title=f"Baselines ({present_money(p)})", float_digits=1)
+        emit(shown, Format.table, title=f"Baselines ({present_money(p)})", float_digits=1, same_decimals=True)
         out = stdout_console(piped_width=160)
         if baseline_bounds_line(p):
             out.print(escape(baseline_bounds_line(p)), soft_wrap=True)
@@ -1743,7 +1743,7 @@ def _print_decisions(p) -> None:
     if p.decisions is not None and len(p.decisions):
         decisions = p.decisions.drop(columns=["gpu"])
         decisions["increase_pct"] = _or_na(decisions["increase_pct"], decisions["status"].isin(["optimal", "feasible"]))
-        emit(decisions, Format.table, float_digits=1,
+        emit(decisions, Format.table, float_digits=1, same_decimals=True,
              title=f"What each decision is worth ({present_money(p)}): the total when it is forbidden, and the increase")
     _print_cap_costs(p, out)
     runner = p.runner_up or {}
@@ -1782,7 +1782,7 @@ def _print_decisions(p) -> None:
                                       for u, a in zip(table["units"], table["alternative_units"])]
         table = table.rename(columns={"alternative_units": "asked"})
         table["increase_pct"] = _or_na(table["increase_pct"], [True] * len(table))
-        emit(held_headers(table), Format.table, float_digits=1,
+        emit(held_headers(table), Format.table, float_digits=1, same_decimals=True,
              title=f"One card more or fewer ({present_money(p)}): the best plan holding at most held − 1 or at least "
                    "held + 1 (of a card sold as whole boards, one board: ± 8), asked: ≤ or ≥ that count, and how many "
                    "it holds (held_units: owned and not sold, kept or switched off, and bought in any month)")
@@ -1835,7 +1835,7 @@ def _print_cap_costs(p, out) -> None:
     table = caps.assign(binds=binds_words(caps["binds"]),
                         limit=[f"{v:,.10g}" for v in caps["limit"]])   # as set: 0.45 kW is no 0.5
     table["saving_pct"] = _or_na(table["saving_pct"], table["status"].isin(["optimal", "feasible"]))
-    emit(table.drop(columns=["status", "dropped_in"]), Format.table, float_digits=1,
+    emit(table.drop(columns=["status", "dropped_in"]), Format.table, float_digits=1, same_decimals=True,
          title=f"What each limit costs ({present_money(p)}): the total without it, and the saving — a limit binds "
                "when the plan would cost less without it")
     out.print(CAPS_LIFTED_ALONE, soft_wrap=True)
@@ -1952,7 +1952,8 @@ def compare(
             emit(cmp.prices, Format.table, title=f"Prices that differ ({len(cmp.prices)}, {cur})", float_digits=4)
         if len(cmp.provenance):   # the prices' source and dates, the planner version
             emit(cmp.provenance_shown, Format.table, title=f"Provenance that differs ({len(cmp.provenance)})")
-        emit(cmp.fleet, Format.table, title=f"Fleets side by side (cost in {cmp.present_money})", float_digits=1)
+        emit(cmp.fleet, Format.table, title=f"Fleets side by side (cost in {cmp.present_money})", float_digits=1,
+             same_decimals=True)
         # four columns: narrower than the title, which rich would wrap
         emit(costs, Format.table, title=f"Cost by category ({cmp.present_money})", float_digits=0, whole_title=True)
 

@@ -423,7 +423,7 @@ class Narrower:
 
 
 def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4, whole_title: bool = False,
-         narrower: Narrower | None = None) -> tuple[str, ...]:
+         narrower: Narrower | None = None, same_decimals: bool = False) -> tuple[str, ...]:
     """Write a table to stdout as a rich table (its first TABLE_ROWS rows, and a line saying how many there
     are), JSON records or CSV. `whole_title`: the rich table at least as wide as its title, which rich otherwise
     wraps to a narrow table's width (a title longer than the console still wraps). `narrower`: what to draw
@@ -431,7 +431,8 @@ def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4, 
     "0.0…"). A table wider than the terminal keeps its numbers and words whole (text folds between words); where
     even that does not fit, each row is drawn as a list of its fields, one a line, as psql's expanded display does:
     rich cut a workload's name to "hyperparam…" and the break-even table's numbers off the edge at 80 columns. Gives
-    the columns left out of the table drawn (none for JSON and CSV, which carry them all)."""
+    the columns left out of the table drawn (none for JSON and CSV, which carry them all). `same_decimals`: each
+    column's numbers to one number of decimals (_CellTexts), for tables of money."""
     left_out: tuple[str, ...] = ()
     if fmt is Format.json:
         from planner.reports.tables import records
@@ -445,10 +446,10 @@ def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4, 
         from rich.text import Text
 
         out = stdout_console(piped_width=240)
-        cells, positions = _CellTexts(df, float_digits), range(len(df.columns))
+        cells, positions = _CellTexts(df, float_digits, same_decimals), range(len(df.columns))
         too_wide = (full_width := _natural_width(out, cells, positions)) > out.width
         if narrower is not None and too_wide:
-            cells = _CellTexts(narrower.table, float_digits)
+            cells = _CellTexts(narrower.table, float_digits, same_decimals)
             layouts = [([narrower.table.columns.get_loc(c) for c in drawn], left) for drawn, left in narrower.layouts]
             widths = [_natural_width(out, cells, drawn) for drawn, _ in layouts]
             positions, left_out = next((layout for layout, width in zip(layouts, widths) if width <= out.width),
@@ -458,7 +459,7 @@ def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4, 
             shown_from = min((width for (_, left), width in zip(layouts, widths) if not set(left) & set(left_out)),
                              default=full_width)
         if too_wide and _least_width(cells, positions) > out.width:
-            out.print(_records_table(_CellTexts(df, float_digits), title), soft_wrap=False)
+            out.print(_records_table(_CellTexts(df, float_digits, same_decimals), title), soft_wrap=False)
             left_out = ()   # every column is drawn
         else:
             # a row some cell of which folds onto more lines is ruled apart from the next, as a stacked one is
@@ -475,25 +476,39 @@ def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4, 
 
 class _CellTexts:
     """The text of each drawn cell of a table (its first TABLE_ROWS rows), made once per column, a column given by
-    its position (names may repeat): a float to `float_digits` decimals without trailing zeros (NaN empty),
-    anything else as str."""
+    its position (names may repeat): a float to `float_digits` decimals without trailing zeros (NaN empty), anything
+    else as str; with `same_decimals`, the floats of a column all to as many decimals as the one that needs most
+    shows: a column of money to the tenth read ragged cell by cell — 69,768.5 over 47,581 — and harder to compare
+    down the column."""
 
-    def __init__(self, df: pd.DataFrame, float_digits: int):
-        self.df, self.float_digits, self._texts = df, float_digits, {}
+    def __init__(self, df: pd.DataFrame, float_digits: int, same_decimals: bool = False):
+        self.df, self.float_digits, self.same_decimals, self._texts = df, float_digits, same_decimals, {}
 
     def __getitem__(self, position: int) -> list[str]:
         if position not in self._texts:
-            self._texts[position] = [self._text(v) for v in self.df.iloc[:TABLE_ROWS, position].tolist()]
+            values = self.df.iloc[:TABLE_ROWS, position].tolist()
+            places = None
+            if self.same_decimals:
+                places = max((_decimals(number_text(v, self.float_digits)) for v in values
+                              if isinstance(v, float) and not math.isnan(v)), default=0)
+            self._texts[position] = [self._text(v, places) for v in values]
         return self._texts[position]
 
     def name(self, position: int) -> str:
         return str(self.df.columns[position])
 
-    def _text(self, v) -> str:
+    def _text(self, v, places: int | None) -> str:
         if not isinstance(v, float):
             return str(v)
+        if math.isnan(v):
+            return ""
         # + 0.0 turns the -0.0 that a small negative rounds to into 0: no "-0" in a table
-        return "" if math.isnan(v) else number_text(v, self.float_digits)
+        return number_text(v, self.float_digits) if places is None else f"{round(v, places) + 0.0:,.{places}f}"
+
+
+def _decimals(text: str) -> int:
+    """The decimals a number's text shows ("1,512.5": 1)."""
+    return len(text.partition(".")[2])
 
 
 def _text_width(text: str) -> int:

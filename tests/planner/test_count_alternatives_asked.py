@@ -45,7 +45,7 @@ def test_the_cli_table_shows_the_count_asked_as_at_most_or_at_least(tmp_path):
     text = " ".join(planned(pair(tmp_path)).stdout.split())
     assert "┃ card ┃ held ┃ asked ┃ held_units ┃ total ┃ increase ┃ increase_pct ┃" in text
     assert f"│ rtx-a5000 │ 2 │ ≤ 1 │ 0 │ {NONE:,.1f} │" in text
-    assert f"│ rtx-a5000 │ 2 │ ≥ 3 │ 3 │ {THREE:,} │" in text
+    assert f"│ rtx-a5000 │ 2 │ ≥ 3 │ 3 │ {THREE:,.1f} │" in text   # the column's one decimal
 
 
 @pytest.mark.parametrize("rule, line, note", [

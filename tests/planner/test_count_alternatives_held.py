@@ -75,7 +75,8 @@ def test_the_cli_table_shows_the_count_held_under_a_truthful_title(tmp_path):
     assert "holding that many" not in text
     assert "┃ card ┃ held ┃ asked ┃ held_units ┃ total ┃ increase ┃ increase_pct ┃" in text
     assert "│ rtx-a5000 │ 2 │ ≤ 1 │ 0 │ 19,828.3 │ 5,228.3 │ 35.8 │" in text
-    assert "│ rtx-a5000 │ 2 │ ≥ 3 │ 3 │ 17,100 │ 2,500 │ 17.1 │" in text
+    # a column of money to one decimal throughout (19,828.3 above): 17,100 reads 17,100.0
+    assert "│ rtx-a5000 │ 2 │ ≥ 3 │ 3 │ 17,100.0 │ 2,500.0 │ 17.1 │" in text
 
 
 def test_the_json_carries_held_units(tmp_path):
