@@ -3,6 +3,7 @@
 
 `main` is the installed `fleetplan` command; `app` is the typer app (tests call it in-process)."""
 
+import codecs
 import os
 import sys
 
@@ -44,13 +45,15 @@ def _escape_what_cannot_be_written() -> None:
     latin-1, a C locale's ASCII): each such character as a backslash escape (— as \\u2014, which JSON reads back as
     the character), where the table's title made a traceback and exit 1, the code of a plan with no fleet."""
     for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None)
+        if not encoding or not hasattr(stream, "reconfigure"):   # a test's stream: nothing to do
+            continue
         try:
-            "—€".encode(stream.encoding or "ascii")
-        except (UnicodeEncodeError, LookupError):
-            if hasattr(stream, "reconfigure"):
-                stream.reconfigure(errors="backslashreplace")
-        except AttributeError:   # a stream without an encoding (a test's): nothing to do
-            pass
+            unicode = codecs.lookup(encoding).name.startswith("utf")
+        except LookupError:
+            unicode = False
+        if not unicode:   # cp1252 has — and € but not → or ≥, which the CLI writes too
+            stream.reconfigure(errors="backslashreplace")
 
 
 def _exit_now(code) -> None:
