@@ -1385,8 +1385,12 @@ def _amount_meant(amount: re.Match, model: type[BaseModel], name: str, read: typ
             name.partition("_per_")[2].replace("_", ""):   # "/MWh" in electricity_per_kwh: not the field's unit
         return ""
     number = _plain_figure(figure)
-    if _DOT_GROUPED.fullmatch(figure) and read(dotted := float(figure.replace(".", "").replace(",", "."))) is not None:
-        number = dotted   # "2.500 €" as German writes 2,500 EUR: "did you mean 2.5?" was a thousandth of it
+    # "2.500 €" as German writes an amount of 2,500 EUR ("did you mean 2.5?" was a thousandth of it); not a price per
+    # unit, whose three decimals are common: 1.500 USD a kWh is 1.5
+    unit_price = any(getattr(c, "le", None) == MAX_UNIT_PRICE for c in model.model_fields[name].metadata)
+    if not unit_price and _DOT_GROUPED.fullmatch(figure) \
+            and read(dotted := float(figure.replace(".", "").replace(",", "."))) is not None:
+        number = dotted
     if number is None:
         return ""
     scenario_currency = _currency_meant(data.get("currency", "USD"))
@@ -2639,18 +2643,30 @@ def _flow_decimal_commas(text: str, origin: str) -> list[str]:
 
 
 def _block_keys_above(lines: list[str], index: int) -> list[str]:
-    """The block mapping keys that hold line `index` (`constraints:` above `  min_units: {…}`), outermost first; up to
-    a list item, whose place in its list a line does not tell."""
+    """The block mapping keys and list items that hold line `index`, outermost first, as the problems name them:
+    `constraints:` above `  min_units: {…}` gives [constraints]; the first item of `workloads:` above its
+    `    throughput: {…}` gives [workloads[0]]. Stops at a line it cannot read as either."""
     keys, indent = [], len(lines[index]) - len(lines[index].lstrip())
-    for line in reversed(lines[:index]):
+    item = None   # the index of the list item the lines so far are in, once one is met
+    for k in range(index - 1, -1, -1):
+        line = lines[k]
         stripped = line.lstrip()
-        if not stripped or stripped.startswith("#") or len(line) - len(stripped) >= indent:
+        own = len(line) - len(stripped)
+        if not stripped or stripped.startswith("#") or own > indent:
+            continue
+        if own == indent and item is None:
+            continue
+        if own == indent:   # another item of the same list above
+            item += stripped.startswith("- ")
+            continue
+        if stripped.startswith("- "):   # the item that holds the lines below: count the items above it
+            item, indent = 0, own
             continue
         key = re.match(r"([\w.-]+):\s*(?:#.*)?$", stripped)
-        if key is None:   # a list item or a value: the path above it is not one of keys
+        if key is None:
             break
-        keys.insert(0, key[1])
-        indent = len(line) - len(stripped)
+        keys.insert(0, key[1] if item is None else f"{key[1]}[{item}]")
+        item, indent = None, own
     return keys
 
 
