@@ -33,6 +33,7 @@ from planner.engine.decisions import (
     DECISION_COLUMNS,
     FLIP_COLUMNS,
     fleet_differences,
+    plan_owned_cards,
     runner_up_verdict,
 )
 from planner.engine.readback import FLEET_MONTHLY_COLUMNS, SERVING_COLUMNS
@@ -525,6 +526,7 @@ def count_alternatives(plan: Plan) -> pd.DataFrame:
     computed."""
     runner = plan.runner_up or {}
     mine = runner.get("plan_fleet") or {}
+    owned, mine_sold = plan_owned_cards(plan)   # sales said as the runner-up's differences say them
     rows = []
     for a in runner.get("count_alternatives") or []:
         fleet = a.get("fleet")
@@ -532,7 +534,8 @@ def count_alternatives(plan: Plan) -> pd.DataFrame:
                      None if fleet is None else int(fleet.get(a["card"], 0)), a.get("status"),
                      *(math.nan if a.get(k) is None else float(a[k]) for k in ("total", "increase", "increase_pct")),
                      None if fleet is None else "; ".join(fleet_differences(mine, fleet, runner.get("plan_switched_off"),
-                                                                             a.get("switched_off"))),
+                                                                             a.get("switched_off"), mine_sold, a.get("sold"),
+                                                                             owned=owned)),
                      None if fleet is None else _fleet_text(fleet), a.get("note")])
     return pd.DataFrame(rows, columns=COUNT_COLUMNS).astype(dict.fromkeys(("total", "increase", "increase_pct"), float))
 
