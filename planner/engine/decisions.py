@@ -1603,8 +1603,11 @@ def owned_ties(owned: pd.DataFrame | None, decisions: pd.DataFrame | None) -> pd
         return None
     sales = decisions[(decisions["decision"] == "sell") & (decisions["status"] == "optimal")]
     tied = {str(card) for card, increase in zip(sales["card_or_offer"], sales["increase"]) if abs(increase) <= TIE}
-    notes = [SOLD_AT_A_TIE + note[len("cheaper to sell"):] if card in tied and note.startswith("cheaper to sell") else note
-             for card, note in zip(owned["card"], owned["note"])]
+    # only the note of a batch all sold ("cheaper to sell", perhaps with more after "; "): one also switched off or
+    # split says more than the sale's decision value answers
+    notes = [SOLD_AT_A_TIE + note[len("cheaper to sell"):] if card in tied and (note == "cheaper to sell" or
+                                                                                  note.startswith("cheaper to sell;"))
+             else note for card, note in zip(owned["card"], owned["note"])]
     return None if notes == owned["note"].tolist() else owned.assign(note=notes)
 
 

@@ -85,3 +85,16 @@ def test_a_sale_that_ties_with_keeping_is_not_said_cheaper():
     if p.owned["sold"].sum() > 0:   # the solver may pick either side of the tie: the sale is not said cheaper
         assert note.startswith("selling and keeping cost the same (the sale's decision value is 0)"), note
     assert "cheaper to sell" not in note
+
+
+def test_a_tie_leaves_a_note_of_cards_also_switched_off_as_it_is():
+    import pandas as pd
+
+    from planner.engine.decisions import owned_ties
+
+    decisions = pd.DataFrame({"decision": ["sell"], "card_or_offer": ["a100"], "status": ["optimal"], "increase": [0.0]})
+    # "selling and keeping cost the same … and switch off" was no sentence: the sale's value does not answer a batch
+    # sold and switched off
+    assert owned_ties(pd.DataFrame({"card": ["a100"], "note": ["cheaper to sell and switch off"]}), decisions) is None
+    tied = owned_ties(pd.DataFrame({"card": ["a100"], "note": ["cheaper to sell"]}), decisions)
+    assert tied["note"].tolist() == ["selling and keeping cost the same (the sale's decision value is 0)"]
