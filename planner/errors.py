@@ -72,7 +72,7 @@ class TooManyPurchaseVariables(ModelTooLarge):
         parts = [f"{bought:,} purchases: {counted(cards, 'card type')} × {counted(months, 'purchase month')}"]
         parts += [f"{owned:,} for owned cards"] if owned else []
         parts += [counted(reservations, 'reservation offer')] if reservations else []
-        parts += [f"{shares:,} serving groups' shares of units per period"] if shares else []
+        parts += [f"{shares:,} serving groups' shares of units (one per group, unit and period)"] if shares else []
         self.detail = "; ".join(parts)
         PlannerError.__init__(self, f"{where}too large to plan here: {self.purchase_variables:,} integer purchase "
                                     f"variables ({self.detail}; at most {limit:,}): {remedy}")

@@ -87,7 +87,7 @@ def test_three_groups_on_a_card_and_an_offer_over_12_months_add_72_to_4_purchase
     with pytest.raises(TooManyPurchaseVariables) as raised:
         check_size(inp, None, 75)
     assert raised.value.purchase_variables == 76
-    assert "72 serving groups' shares of units per period" in str(raised.value)
+    assert "72 serving groups' shares of units (one per group, unit and period)" in str(raised.value)
     assert "one serving_group" in str(raised.value)
     check_size(inp, None, 76)   # within the limit: no error
 
