@@ -155,3 +155,31 @@ def test_compare_says_what_an_unset_override_currency_is():
     # the RTX 3060's in CNY
     assert unset_text("onprem.card_overrides.rtx-3060-12gb.currency") == "(not set: the catalog card's, CNY)"
     assert unset_text("onprem.card_overrides.rtx-4090.price") == "(not set: the catalog's value)"
+
+
+def test_a_decimal_comma_in_a_workloads_flow_mapping_names_the_workload(tmp_path):
+    # the path counts the list item the line is in, as the other problems of the line name it
+    text = (EUR_ENTRY.replace("BUDGET", "5000") + "  - name: second\n    gpu_hours_per_month: 10\n"
+            "    reference_gpu: RTX-4090\n    throughput: {RTX-4090: 1, A10G: 0,5}\n")
+    path = tmp_path / "items.yaml"
+    path.write_text(text, encoding="utf-8")
+    said = CliRunner().invoke(app, ["validate", str(path)]).output
+    assert f"{path}:15:37: workloads[1].throughput.A10G: 0,5 inside {{ }} is read as 0" in said, said
+
+
+def test_a_unit_price_with_three_decimals_is_not_read_as_thousands(tmp_path):
+    # 1.500 USD a kWh is 1.5 (prices per unit often carry three decimals); an amount's "2.500 €" is 2,500
+    path = tmp_path / "kwh.yaml"
+    path.write_text(EUR_ENTRY.replace("BUDGET", "5000").replace("electricity_per_kwh: 0.25",
+                                                                 "electricity_per_kwh: 1.500 €"), encoding="utf-8")
+    said = " ".join(CliRunner().invoke(app, ["validate", str(path)]).output.split())
+    assert "onprem.electricity_per_kwh: expected a number, got '1.500 €'; did you mean 1.5?" in said, said
+
+
+def test_cp1252_output_gets_escapes_for_what_it_lacks():
+    # cp1252 (Windows) has — and € but not → or ≥: the runner-up line's → made a traceback
+    env = {**os.environ, "PYTHONIOENCODING": "cp1252", "AWS_EC2_METADATA_DISABLED": "true"}
+    done = subprocess.run([sys.executable, "-m", "planner.cli", "plan", "scenarios/startup-hybrid.yaml"],
+                          capture_output=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr.decode("cp1252", "replace")[-2000:]
+    assert "\\u2192" in done.stdout.decode("cp1252")
