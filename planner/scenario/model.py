@@ -1091,6 +1091,31 @@ def request_hours_problem(workload: dict, custom_gpus: dict, horizon_months: Any
             f"GPU{in_percent}")
 
 
+def relative_speed_problem(workload: dict, custom_gpus: dict) -> str | None:
+    """What is wrong with a throughput table whose speed of some GPU over the reference GPU's, the relative speed the
+    plan uses (engine.workloads.speed_and_source), lies outside 1/MAX_SPEED_RATIO … MAX_SPEED_RATIO, each entry
+    within it (1e6 over 1e-6: a GPU a trillion times the reference's speed planned one card for 1e9 GPU-hours);
+    None when it lies within, or the table has no entry of the reference GPU (each entry is then its own ratio) or
+    is itself invalid (that is reported). Keyed as the engine keys it (custom card ids standing for their GPUs)."""
+    table, ref = workload.get("throughput"), resolve_gpu(str(workload.get("reference_gpu")))
+    if not isinstance(table, dict) or ref is None:
+        return None
+    read = _read_as(Workload, "throughput", table)
+    if read is None:
+        return None
+    rates = {resolve_gpu(str(custom_gpus.get(k) or k)): (k, v) for k, v in read.items()}
+    if ref not in rates:
+        return None
+    ref_key, ref_speed = rates[ref]
+    for key, speed in rates.values():
+        ratio = speed / ref_speed
+        if not 1 / MAX_SPEED_RATIO <= ratio <= MAX_SPEED_RATIO:
+            return (f"{key} {speed:g} ÷ {ref_key} {ref_speed:g} (the reference GPU) is a relative speed of {ratio:.3g}; "
+                    f"expected {1 / MAX_SPEED_RATIO:g} to {MAX_SPEED_RATIO:g} times the reference GPU's (a typing "
+                    "mistake in one of them?)")
+    return None
+
+
 def defaults_left_out(scenario: Any, data: dict) -> dict:
     """`data`, a dump of `scenario`, without prices.purchase_options where the scenario left them to the default
     (Prices.options_given), and without the onprem site figures it left to theirs (SITE_DEFAULT_BASIS): a scenario
@@ -1188,15 +1213,21 @@ class Scenario(Frozen):
         return self
 
     @model_validator(mode="after")
-    def _request_hours_are_bounded(self) -> Scenario:
-        # loading.py makes the same check on the raw file, so it is reported with the file's other problems
+    def _speeds_and_requests_are_bounded(self) -> Scenario:
+        """A throughput table's relative speeds (relative_speed_problem) and a requests/s demand's GPU-hours
+        (request_hours_problem; loading.py checks the raw file too, so it is reported with the file's other
+        problems) within what the model takes."""
         custom_gpus = custom_gpu_ids(self.onprem.custom_cards)
         for i, w in enumerate(self.workloads):
-            if w.throughput_unit != "requests_per_second":   # no dump of every workload of every sweep point
-                continue
-            problem = request_hours_problem(w.model_dump(), custom_gpus, self.horizon_months)
-            if problem:
-                raise PydanticCustomError("demand_too_large", "{what}",
+            problems = []
+            if w.throughput:
+                speed = relative_speed_problem({"throughput": dict(w.throughput), "reference_gpu": w.reference_gpu},
+                                               custom_gpus)
+                problems += [("throughput", speed)] if speed else []
+            if w.throughput_unit == "requests_per_second":   # no dump of every workload of every sweep point
+                problems += [request_hours_problem(w.model_dump(), custom_gpus, self.horizon_months)]
+            for problem in filter(None, problems):
+                raise PydanticCustomError("figure_too_large", "{what}",
                                           {"loc": ("workloads", i, problem[0]), "what": problem[1]})
         return self
 

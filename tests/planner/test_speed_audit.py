@@ -2,8 +2,9 @@
 
 import pytest
 
-from planner import plan
+from planner import ScenarioError, plan
 from planner.catalog.frameworks import exclusion_reason
+from planner.catalog.gpus import family_members, resolve_gpu
 
 OFFERS = "\n".join([
     "offer_id,provider,region,sku,purchase_option,gpu,gpu_known,accelerator_name,gpu_count,gpu_memory_gb,"
@@ -71,3 +72,28 @@ def test_a_measured_gpu_is_not_called_extrapolated_for_its_estimated_reference(t
     notes = p.break_even.loc[p.break_even["cloud_offer"] == "aws:us-east-1:x1pcie:on_demand", "note"].tolist()
     assert notes and all(n == "A100-80GB-PCIE's speed here is relative to the reference GPU H200-SXM's, an estimate "
                               "(speeds table)" for n in notes), notes
+
+
+def test_a_relative_speed_beyond_a_million_times_the_reference_is_refused(tmp_path):
+    # each entry lies within 1e-6 … 1e6, but 1e6 ÷ 1e-6 = 1e12 times the reference's speed: one RTX 4090 busy 0.001 h
+    # served 1e9 GPU-hours
+    s = scenario(tmp_path, gpu_hours_per_month=1e9, throughput={"A100-80GB-PCIE": 1e-6, "RTX-4090": 1e6})
+    with pytest.raises(ScenarioError) as info:
+        plan(s, baselines=False)
+    assert ("workloads[0].throughput: RTX-4090 1e+06 ÷ A100-80GB-PCIE 1e-06 (the reference GPU) is a relative speed of "
+            "1e+12; expected 1e-06 to 1e+06 times the reference GPU's") in str(info.value), str(info.value)
+    # a million times exactly is taken
+    s["workloads"][0]["throughput"] = {"A100-80GB-PCIE": 1e-3, "RTX-4090": 1e3}
+    s["workloads"][0]["gpu_hours_per_month"] = 100
+    assert plan(s, baselines=False).status == "optimal"
+
+
+@pytest.mark.parametrize("name", ["H100-80GB", "H100 80GB"])
+def test_h100_80gb_names_both_80_gb_boards_not_the_sxm_alone(tmp_path, name):
+    # the H100 PCIe is an 80 GB H100 too (Lambda's "H100 80GB PCIe Gen5"): the name gave the SXM's speed, 46 % above
+    assert resolve_gpu(name) is None and family_members(name) == ("H100-PCIE", "H100-SXM")
+    with pytest.raises(ScenarioError) as info:
+        plan(scenario(tmp_path, reference_gpu=name), baselines=False)
+    assert f"'{name}' names a family: H100-PCIE and H100-SXM; give one of them" in str(info.value), str(info.value)
+    # nvidia-smi's name of the SXM board is still that board
+    assert resolve_gpu("NVIDIA H100 80GB HBM3") == "H100-SXM"
