@@ -5,6 +5,7 @@ Checks the on-prem card table (dated 2025-2026 prices or a stated reason, cited 
 on real and synthetic nvidia-smi output.
 """
 
+import csv
 import datetime as dt
 import math
 import re
@@ -271,3 +272,15 @@ def test_the_example_offers_file_gives_the_catalogs_nominal_memory(gpus):
     path = Path(__file__).resolve().parents[2] / "examples" / "offers-g5-us-east-1.csv"
     for row in csv.DictReader(path.open(encoding="utf-8")):
         assert float(row["gpu_memory_gb"]) == gpus.loc[row["gpu"], "memory_gb"] == 24
+
+
+DATA = Path(__file__).resolve().parents[2] / "planner" / "data"
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in DATA.glob("*.csv")))
+def test_every_packaged_csv_row_has_as_many_fields_as_its_header(name):
+    # a note with an unquoted comma gave gpus.csv's H100-SXM row 18 fields for 16: the csv module read it (the extra in
+    # its rest), pandas refused the whole file
+    with (DATA / name).open(encoding="utf-8", newline="") as f:
+        rows = list(csv.reader(f))
+    assert {len(row) for row in rows if row} == {len(rows[0])}, name
