@@ -47,10 +47,11 @@ from planner.engine.baselines import (
     round_off,
     usable_cores,
 )
-from planner.engine.constraints import CAPS, CapEntry, cap_entries
+from planner.engine.constraints import CAPS, Cap, CapEntry, cap_entries
 from planner.engine.inputs import Inputs
 from planner.engine.merged_hours import may_be_dearer
 from planner.engine.model import ExtraConstraints, Model, build_model, purchase_bound, purchase_variables
+from planner.engine.readback import CHEAPER_TO_SELL
 from planner.engine.reductions import reduce, reduce_cheapest_cloud_fill
 from planner.engine.result import Plan, _set_fresh
 from planner.engine.run import (
@@ -440,14 +441,25 @@ def why_infeasible(r: _Resolver, inp: Inputs, change: ExtraConstraints | None, c
     first, the usual culprit), the first that lets a fleet exist is named."""
     # a cap is off when its limit is None (or False); a limit of 0 is a cap (0 == False in Python)
     caps = sorted((c for c in CAPS if _cap_on(inp.caps.get(c.name))), key=lambda c: c.name != "unit_limits")
-    for cap in caps:
-        relaxed = replace(inp, caps={**inp.caps, cap.name: None})
-        outcome = r.solve(relaxed, "decision_values", change)
-        if outcome.status in SOLVED:
-            return _cap_words(cap.name, inp.caps[cap.name], inp, card)
-        if outcome.why:   # not computed: the caps not yet relaxed may be the cause
-            return f"which cap leaves none is {outcome.why}"
+    cap, why = _first_cap_lifted(r, inp, change, "decision_values", caps)
+    if cap is not None:
+        return _cap_words(cap.name, inp.caps[cap.name], inp, card)
+    if why:   # not computed: the caps not yet relaxed may be the cause
+        return f"which cap leaves none is {why}"
     return "the demand cannot be met any other way"
+
+
+def _first_cap_lifted(r: _Resolver, inp: Inputs, change: ExtraConstraints | None, part: str,
+                      caps: list[Cap]) -> tuple[Cap | None, str]:
+    """(the first of `caps` without which `inp` with `change` has a fleet, each lifted alone in turn, ""); (None, why)
+    where a re-solve was not computed (the caps not yet lifted may be the cause); (None, "") where none alone does."""
+    for cap in caps:
+        outcome = r.solve(replace(inp, caps={**inp.caps, cap.name: None}), part, change)
+        if outcome.status in SOLVED:
+            return cap, ""
+        if outcome.why:
+            return None, outcome.why
+    return None, ""
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -942,17 +954,13 @@ def _cap_forbidding(r: _Resolver, inp: Inputs, change: ExtraConstraints | None) 
     "no plan with that many meets onprem.power_cap_kw (1 kW): one does without it" (an audit read "no plan meets the
     scenario's demand and caps" where a 1 kW cap ran no more cards, while a budget was named). None where none
     alone does (the unit limits are _count_rule's), or a re-solve gave no answer."""
-    for cap in CAPS:
-        limit = inp.caps.get(cap.name)
-        if cap.name == "unit_limits" or not _cap_on(limit):
-            continue
-        outcome = r.solve(replace(inp, caps={**inp.caps, cap.name: None}), "runner_up", change)
-        if outcome.status in SOLVED:
-            shown = {"kW": f"{limit:g} kW", "currency": f"{limit:,.0f} {inp.currency}"}.get(cap.unit, f"{limit:g}")
-            return f"no plan with that many meets {cap.field} ({shown}): one does without it"
-        if outcome.why:   # not computed: which cap forbids it is not known
-            return None
-    return None
+    caps = [c for c in CAPS if c.name != "unit_limits" and _cap_on(inp.caps.get(c.name))]
+    cap, _ = _first_cap_lifted(r, inp, change, "runner_up", caps)   # not computed: which cap forbids it is not known
+    if cap is None:
+        return None
+    limit = inp.caps[cap.name]
+    shown = {"kW": f"{limit:g} kW", "currency": f"{limit:,.0f} {inp.currency}"}.get(cap.unit, f"{limit:g}")
+    return f"no plan with that many meets {cap.field} ({shown}): one does without it"
 
 
 def _over_capex_budget(r: _Resolver, card: str, units: int) -> str | None:
@@ -1605,8 +1613,8 @@ def owned_ties(owned: pd.DataFrame | None, decisions: pd.DataFrame | None) -> pd
     tied = {str(card) for card, increase in zip(sales["card_or_offer"], sales["increase"]) if abs(increase) <= TIE}
     # only the note of a batch all sold ("cheaper to sell", perhaps with more after "; "): one also switched off or
     # split says more than the sale's decision value answers
-    notes = [SOLD_AT_A_TIE + note[len("cheaper to sell"):] if card in tied and (note == "cheaper to sell" or
-                                                                                  note.startswith("cheaper to sell;"))
+    notes = [SOLD_AT_A_TIE + note[len(CHEAPER_TO_SELL):] if card in tied and (note == CHEAPER_TO_SELL or
+                                                                                note.startswith(CHEAPER_TO_SELL + ";"))
              else note for card, note in zip(owned["card"], owned["note"])]
     return None if notes == owned["note"].tolist() else owned.assign(note=notes)
 

@@ -509,6 +509,9 @@ def _installed_table(inp: Inputs, installed: np.ndarray) -> pd.DataFrame:
                          "units": installed[cards].ravel().astype(np.int64)})
 
 
+CHEAPER_TO_SELL = "cheaper to sell"   # the owned table's note of a batch all sold
+
+
 def owned_decisions(inp: Inputs, decisions: dict) -> pd.DataFrame:
     """Per batch of owned cards: kept, switched off or sold, and `fixed_costs_avoided`: what switching off
     or selling avoids of keeping them working — their fixed costs, plus a sale's credit less the resale value kept
@@ -540,7 +543,7 @@ def owned_decisions(inp: Inputs, decisions: dict) -> pd.DataFrame:
             held = ", ".join(f"{w} {n:g}" for w, n in (("sold", sold), ("switched off", off), ("kept", kept)) if n)
             done = " and ".join(f"{w} {n:g}" for w, n in (("sell", sold), ("switch off", off)) if n)
             note = f"{held}: cheaper to {done} of the {count[k]:g}; the other {kept:g} do work worth more"
-        elif sold or off:
+        elif sold or off:   # all sold: CHEAPER_TO_SELL (engine.decisions.owned_ties says a tie in its place)
             note = "cheaper to " + " and ".join(w for w, n in (("sell", sold), ("switch off", off)) if n)
         else:
             note = _kept_note(inp.owned_choices, inp.may_sell(i))
