@@ -5,7 +5,7 @@ Importing it loads no pandas or numpy (each module imports them where a table is
 model and `fleetplan validate` use its names, text rows and did-you-mean only.
 """
 
-from planner.catalog.frameworks import exclusion_reason, framework_problem, stack
+from planner.catalog.frameworks import capability_reason, exclusion_reason, framework_problem, stack
 from planner.catalog.gpus import (
                                   THROUGHPUT_METRICS,
                                   board_gpus,
@@ -32,7 +32,7 @@ from planner.catalog.prices import (
 )
 
 __all__ = ["THROUGHPUT_METRICS", "allowed", "board_gpus", "capex_per_unit", "card_rows", "check_regions", "cloud_rows",
-           "custom_gpu_ids", "date_report", "exclusion_reason", "framework_problem", "gaps_of_options", "gpu_rows",
-           "gpu_table", "gpus_named",
+           "capability_reason", "custom_gpu_ids", "date_report", "exclusion_reason", "framework_problem", "gaps_of_options",
+           "gpu_rows", "gpu_table", "gpus_named",
            "load_cards", "load_gpus", "match_gpus", "onprem_offers", "option_gaps", "price_coverage", "price_table",
            "resolve_gpu", "resolve_store", "site_cards", "stack", "suggest", "suggest_gpu"]

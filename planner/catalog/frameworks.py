@@ -83,6 +83,14 @@ def stack(spec: str) -> dict:
             "max_compute_capability": float(rng["max_compute_capability"])}
 
 
+def capability_reason(gpu: str, compute_capability: float, needed: float) -> str:
+    """Why `gpu` falls short of a workload's min_compute_capability `needed`: a GPU with none (NaN: MI300X) said as
+    exclusion_reason says it, not "compute capability nan < 8 needed"."""
+    if compute_capability != compute_capability:
+        return f"{gpu} has no CUDA compute capability; {needed:g} needed"
+    return f"compute capability {compute_capability:g} < {needed:g} needed"
+
+
 def exclusion_reason(spec: str, gpu: str, compute_capability: float) -> str | None:
     """Why GPU `gpu` cannot run `spec`, or None when it can."""
     s = stack(spec)

@@ -21,7 +21,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping
 
 from planner.catalog import speeds
-from planner.catalog.frameworks import exclusion_reason
+from planner.catalog.frameworks import capability_reason, exclusion_reason
 from planner.catalog.gpus import card_rows, custom_gpu_id, custom_gpu_ids, gpu_rows, resolve_gpu
 from planner.text import counted
 
@@ -67,9 +67,7 @@ def _reason(w, gpus: dict, table: set, kind: str, gpu: str, known: bool, count: 
     if w.gpus_per_job > 1 and per_node < w.gpus_per_job:
         return f"{per_node:g} GPUs per node < {w.gpus_per_job} GPUs per job"
     if w.min_compute_capability is not None and not (cc >= w.min_compute_capability):
-        if cc != cc:   # NaN: no CUDA GPU (MI300X), said as the framework check says it, not "compute capability nan"
-            return f"{gpu} has no CUDA compute capability; {w.min_compute_capability:g} needed"
-        return f"compute capability {cc:g} < {w.min_compute_capability:g} needed"
+        return capability_reason(gpu, cc, w.min_compute_capability)
     if w.framework:
         why = exclusion_reason(w.framework, gpu, cc)
         if why:

@@ -206,9 +206,7 @@ def _reason(workload, unit, gpus: dict[str, tuple[str, float]], table: dict[str,
         if per_node < workload.gpus_per_job:
             return f"{per_node:g} GPUs per node < {workload.gpus_per_job} GPUs per job"
     if workload.min_compute_capability is not None and not (cc >= workload.min_compute_capability):
-        if cc != cc:   # NaN: no CUDA GPU (MI300X), said as the framework check says it, not "compute capability nan"
-            return f"{gpu} has no CUDA compute capability; {workload.min_compute_capability:g} needed"
-        return f"compute capability {cc:g} < {workload.min_compute_capability:g} needed"
+        return catalog.capability_reason(gpu, cc, workload.min_compute_capability)
     if workload.framework:
         why = catalog.exclusion_reason(workload.framework, gpu, cc)
         if why:
