@@ -1062,15 +1062,11 @@ def request_hours_problem(workload: dict, custom_gpus: dict, horizon_months: Any
     if workload.get("throughput_unit") != "requests_per_second" or demand_problem(workload) \
             or grown_demand_problem(workload, horizon_months):
         return None
-    table, ref = workload.get("throughput"), resolve_gpu(str(workload.get("reference_gpu")))
-    if not isinstance(table, dict) or ref is None:
-        return None
-    # keyed as the engine keys it (engine.workloads._table: the last key naming a GPU wins)
-    rates = {resolve_gpu(str(custom_gpus.get(k) or k)): v for k, v in table.items()}
+    ref, rates = _table_by_gpu(workload, custom_gpus, read=False)
     if ref not in rates:
         return None
     amount = _read_as(Workload, "requests_per_second", workload.get("requests_per_second"))
-    rate = (_read_as(Workload, "throughput", {"reference": rates[ref]}) or {}).get("reference")
+    rate = (_read_as(Workload, "throughput", {"reference": rates[ref][1]}) or {}).get("reference")
     growth = _read_as(Workload, "growth_per_month", workload.get("growth_per_month", 0.0))
     horizon = _read_as(Scenario, "horizon_months", horizon_months)
     if amount is None or rate is None or growth is None or horizon is None:
@@ -1091,19 +1087,24 @@ def request_hours_problem(workload: dict, custom_gpus: dict, horizon_months: Any
             f"GPU{in_percent}")
 
 
+def _table_by_gpu(workload: dict, custom_gpus: dict, read: bool) -> tuple[str | None, dict[str, tuple[Any, Any]]]:
+    """(the reference GPU, GPU -> (key, value) of the workload's throughput table), keyed as the engine keys it
+    (engine.workloads._table: custom card ids standing for their GPUs, the last key naming a GPU wins); `read`: the
+    values as the field reads them ({} where it refuses them). ({} where there is no table or reference GPU.)"""
+    table, ref = workload.get("throughput"), resolve_gpu(str(workload.get("reference_gpu")))
+    if not isinstance(table, dict) or ref is None:
+        return ref, {}
+    values = _read_as(Workload, "throughput", table) if read else table
+    return ref, {resolve_gpu(str(custom_gpus.get(k) or k)): (k, v) for k, v in (values or {}).items()}
+
+
 def relative_speed_problem(workload: dict, custom_gpus: dict) -> str | None:
     """What is wrong with a throughput table whose speed of some GPU over the reference GPU's, the relative speed the
     plan uses (engine.workloads.speed_and_source), lies outside 1/MAX_SPEED_RATIO … MAX_SPEED_RATIO, each entry
     within it (1e6 over 1e-6: a GPU a trillion times the reference's speed planned one card for 1e9 GPU-hours);
     None when it lies within, or the table has no entry of the reference GPU (each entry is then its own ratio) or
     is itself invalid (that is reported). Keyed as the engine keys it (custom card ids standing for their GPUs)."""
-    table, ref = workload.get("throughput"), resolve_gpu(str(workload.get("reference_gpu")))
-    if not isinstance(table, dict) or ref is None:
-        return None
-    read = _read_as(Workload, "throughput", table)
-    if read is None:
-        return None
-    rates = {resolve_gpu(str(custom_gpus.get(k) or k)): (k, v) for k, v in read.items()}
+    ref, rates = _table_by_gpu(workload, custom_gpus, read=True)
     if ref not in rates:
         return None
     ref_key, ref_speed = rates[ref]
