@@ -36,6 +36,12 @@ def counted(count: int, noun: str, nouns: str | None = None) -> str:
 
 # -- ages -----------------------------------------------------------------------------------------------------
 
+def utc_today() -> date:
+    """Today's UTC date: the one clock a snapshot's age is counted on (a test freezes it here, so an age it checks
+    cannot change when the run crosses midnight)."""
+    return datetime.now(timezone.utc).date()
+
+
 def calendar_days(fetched_at: str | datetime, today: date | None = None) -> int:
     """Whole calendar days from the UTC date of `fetched_at` (an ISO 8601 time with its zone, as a snapshot keeps
     it) to `today` (default: today's UTC date): a snapshot fetched yesterday at 23:59 is 1 day old at 00:01, as a
@@ -44,7 +50,7 @@ def calendar_days(fetched_at: str | datetime, today: date | None = None) -> int:
     when = datetime.fromisoformat(fetched_at) if isinstance(fetched_at, str) else fetched_at
     if when.tzinfo is None:   # a store refuses such a time; a hand-made dict may hold one: taken as UTC
         when = when.replace(tzinfo=timezone.utc)
-    today = today or datetime.now(timezone.utc).date()
+    today = today or utc_today()
     return max(0, (today - when.astimezone(timezone.utc).date()).days)
 
 

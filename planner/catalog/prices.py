@@ -16,7 +16,7 @@ import io
 import itertools
 import os
 from collections.abc import Mapping
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, timedelta
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -591,8 +591,10 @@ def undated_and_stale(used_offers: pd.DataFrame | Mapping, today: date | None = 
 
 def utc_today() -> date:
     """Today in UTC, the clock of a plan's `generated_at` and of the adapters' dates: a plan's stale-price count
-    is the same wherever it is run (the local date made a run in Los Angeles a day younger than one in UTC)."""
-    return datetime.now(timezone.utc).date()
+    is the same wherever it is run (the local date made a run in Los Angeles a day younger than one in UTC). The
+    snapshots' ages read the same clock (`shown.utc_today`)."""
+    from pricing_adapters import shown
+    return shown.utc_today()
 
 
 def date_report(used_offers: pd.DataFrame | Mapping, today: date | None = None,

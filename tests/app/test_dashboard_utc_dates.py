@@ -12,14 +12,14 @@ import zipfile
 
 from fleetplan_dashboard import exports, tables
 from planner import load_scenario, plan
-from planner.catalog import prices
+from pricing_adapters import shown
 from tests.planner.test_price_dates_in_utc import NOW, los_angeles, on_clock  # noqa: F401 — a fixture
 
 ENTRY = "scenarios/entry.yaml"
 
 
 def test_the_price_banner_counts_days_to_the_utc_date(los_angeles):  # noqa: F811
-    on_clock(los_angeles, prices, NOW)
+    on_clock(los_angeles, shown, NOW)   # the clock prices.utc_today reads
     dated = {"source": "snapshot", "as_of": "2026-07-20", "as_of_oldest": "2026-07-20",
              "cloud_dates": {"as_of": "2026-07-20", "as_of_oldest": "2026-07-20", "prices": 1, "undated_prices": 0}}
     _, text = tables.price_banner(dated)
@@ -27,7 +27,7 @@ def test_the_price_banner_counts_days_to_the_utc_date(los_angeles):  # noqa: F81
 
 
 def test_the_exported_yaml_is_dated_by_the_utc_date(los_angeles):  # noqa: F811
-    on_clock(los_angeles, prices, NOW)
+    on_clock(los_angeles, shown, NOW)   # the clock prices.utc_today reads
     text = exports.scenario_yaml(load_scenario(ENTRY), origin="entry.yaml")
     assert "# Exported from entry.yaml on 2026-12-06 (UTC)." in text
 

@@ -2,8 +2,8 @@
 fetched, the prices' own dates, source), and a snapshot's age is said one way everywhere: calendar days, "N days old".
 
 Stores are built through the store's own API in tmp_path (no network). Snapshot #1 holds the packaged g5.xlarge
-on-demand offer of us-east-1 at 1.00 USD/h, dated 2026-01-01, fetched 339 calendar days before today (UTC) at 23:00;
-snapshot #2 the same offer at 2.00 USD/h, dated 2026-05-30, fetched 10 days before today at 01:00.
+on-demand offer of us-east-1 at 1.00 USD/h, dated 2026-01-01, fetched 339 calendar days before a fixed today
+(2026-12-07, UTC) at 23:00; snapshot #2 the same offer at 2.00 USD/h, dated 2026-05-30, fetched 10 days before today at 01:00.
 """
 
 import csv
@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 
 import pricing_adapters.refresh as refresh_module
+from pricing_adapters import shown
 from pricing_adapters.errors import ThrottledError
 from pricing_adapters.shown import calendar_days, days_old
 from pricing_adapters.snapshot import load_snapshot
@@ -32,13 +33,26 @@ def g5_at(price: float, as_of: str) -> pd.DataFrame:
     return offers[offers["offer_id"] == G5].assign(hourly_price=price, as_of=as_of).reset_index(drop=True)
 
 
+# The ages below are counted on a fixed UTC date, frozen in the one clock they read (`shown.utc_today`): a run of the
+# suite crossing midnight UTC counted them a day older than the snapshots' times, taken at import, were made for.
+TODAY = date(2026, 12, 7)
+
+
 def days_before_today(days: int, hour: int) -> datetime:
-    today = datetime.now(timezone.utc).date()
-    return datetime.combine(today - timedelta(days=days), time(hour), tzinfo=timezone.utc)
+    return datetime.combine(TODAY - timedelta(days=days), time(hour), tzinfo=timezone.utc)
 
 
 FIRST = days_before_today(339, 23)   # 338.x days elapsed before 23:00 UTC today: 339 calendar days
 SECOND = days_before_today(10, 1)
+
+
+def freeze_today(monkeypatch) -> None:
+    monkeypatch.setattr(shown, "utc_today", lambda: TODAY)
+
+
+@pytest.fixture(autouse=True)
+def frozen_today(monkeypatch):
+    freeze_today(monkeypatch)
 
 
 @pytest.fixture

@@ -2,8 +2,8 @@
 --format json` gives it and every message says it ("339 days old"): it was the elapsed days with their fraction
 (338.96), so the two outputs gave one snapshot two ages.
 
-The store is test_cli_prices_sides_and_ages.py's: snapshot #1 fetched 339 calendar days before today (UTC) at 23:00
-(338 and a fraction elapsed before 23:00 today), snapshot #2 10 calendar days before today at 01:00."""
+The store is test_cli_prices_sides_and_ages.py's: snapshot #1 fetched 339 calendar days before its fixed today
+(2026-12-07, UTC) at 23:00 (338 and a fraction elapsed before 23:00), snapshot #2 10 calendar days before at 01:00."""
 
 from __future__ import annotations
 
@@ -13,8 +13,13 @@ import pytest
 
 from pricing_adapters.store import PriceStore
 from tests.planner.cli_run import run
-from tests.planner.test_cli_prices_sides_and_ages import FIRST, SECOND, g5_at
+from tests.planner.test_cli_prices_sides_and_ages import FIRST, SECOND, freeze_today, g5_at
 from tests.planner.test_prices_pinned import SCENARIO
+
+
+@pytest.fixture(autouse=True)
+def frozen_today(monkeypatch):
+    freeze_today(monkeypatch)
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ import pytest
 
 from planner.catalog import prices
 from planner.reports import tables
+from pricing_adapters import shown
 
 NOW = datetime(2026, 12, 6, 3, 0, tzinfo=timezone.utc)
 
@@ -56,7 +57,7 @@ def test_the_clock_of_this_test_is_local_for_today_and_utc_for_now_utc(los_angel
 
 
 def test_the_stale_price_warning_counts_days_to_the_utc_date(los_angeles):
-    on_clock(los_angeles, prices, NOW)
+    on_clock(los_angeles, shown, NOW)   # the clock prices.utc_today reads
     report = prices.date_report({"sku": ["g5.xlarge"], "provider": ["aws"], "purchase_option": ["on_demand"],
                                  "region": ["us-east-1"], "source": ["test"], "as_of": ["2023-11-23"]})
     assert report["warnings"] == ["stale prices: 1 of 1 prices used are older than 180 days on 2026-12-06 (oldest "
