@@ -163,8 +163,9 @@ def baseline_variants(base: Inputs) -> list[Variant]:
     owned = set(map(str, base.col("sku")[(base.col("kind") == "card") & (base.col("existing") > 0)]))
     out += [Variant("single", f"only {card}" + (OWNED_TOO if owned - {str(card)} else ""), f"only {card}", frozenset(),
                     only_card=card) for card in cards]
-    out += [Variant("single", f"only {CLOUD_KIND_LABEL[kind]}", f"only {CLOUD_KIND_LABEL[kind]}", frozenset({kind}),
-                    buy_cards=False) for kind in kinds]
+    # a cloud kind's baseline keeps every owned card too (masks): "only cloud spot" beside owned cards read as none kept
+    out += [Variant("single", f"only {CLOUD_KIND_LABEL[kind]}" + (OWNED_TOO if owned else ""),
+                    f"only {CLOUD_KIND_LABEL[kind]}", frozenset({kind}), buy_cards=False) for kind in kinds]
     return out
 
 

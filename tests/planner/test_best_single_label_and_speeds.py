@@ -122,7 +122,9 @@ def test_of_tied_types_the_one_whose_plan_uses_its_type_is_named(monkeypatch):
     # and the type used wins, though the other costs a little less
     rows = _fake_rows(monkeypatch, {"only rtx-a5000": 100.0, "only cloud on-demand": 100.004},
                       {"only rtx-a5000": OWNED_CARD, "only cloud on-demand": RENTS})
-    assert (rows["best_single"]["label"], rows["best_single"]["total"]) == ("only cloud on-demand", 100.004)
+    # its label says it keeps the owned A5000 too (RENTS: the owned card and g5.xlarge hours)
+    assert (rows["best_single"]["label"], rows["best_single"]["total"]) == ("only cloud on-demand (and owned cards)",
+                                                                             100.004)
 
 
 def test_a_cheaper_type_beyond_round_off_wins_and_is_named_for_what_it_uses(monkeypatch):

@@ -264,10 +264,11 @@ def test_each_limit_is_weighed_only_for_the_baselines_it_can_explain():
     # and the minimum, which any baseline can break; the RTX 4090 maximum, only one that may buy RTX 4090s
     p = _hybrid()
     assert any("rtx-a5000 has no sourced price" in w for w in p.warnings)
-    # (a card's baseline keeps the two owned RTX 3060s, which the labels of the other cards say)
+    # (a card's or a cloud kind's baseline keeps the two owned RTX 3060s, which the labels of the other types say)
     owned = " (and owned cards)"
     every = ["all cloud (no new hardware)", "all on-prem (no cloud)", "only rtx-3060-12gb", "only rtx-a5000" + owned,
-             "only rtx-4090" + owned, "only a100-80gb-pcie" + owned, "only cloud on-demand", "only cloud spot"]
+             "only rtx-4090" + owned, "only a100-80gb-pcie" + owned, "only cloud on-demand" + owned,
+             "only cloud spot" + owned]
     buying = ["all on-prem (no cloud)", "only rtx-3060-12gb", "only rtx-4090" + owned, "only a100-80gb-pcie" + owned]
     assert {c: r["dropped_in"] for c, r in _rows(p).items()} == {
         "onprem.power_cap_kw": [], "onprem.capex_budget": buying, "constraints.max_cloud_share": every,
