@@ -2706,22 +2706,28 @@ def profiles_parsed_once() -> Iterator[None]:
 def _profile_problems(path: Path, named: str) -> list[str]:
     """The problems of the profile CSV at `path` read with the engine's rules (read_profile_csv), naming it `named`;
     [] when it reads."""
+    return _profile_read(path, named)[1]
+
+
+def _profile_read(path: Path, named: str) -> tuple[list[float] | None, list[str]]:
+    """(the weights as written, None when the file does not read; its problems, naming it `named`) of the profile CSV
+    at `path`, read with the engine's rules (read_profile_csv), parsed once per content within profiles_parsed_once."""
     try:
         data = read_profile_bytes(path, named)
     except ScenarioError as exc:
-        return exc.problems
+        return None, exc.problems
     parsed = _PARSED_PROFILES.get()
     key = (str(path), named, data)
-    if parsed is not None and key in parsed:
-        return list(parsed[key])
-    try:
-        read_profile_csv(path, data, named=named)
-        problems: list[str] = []
-    except ScenarioError as exc:
-        problems = exc.problems
-    if parsed is not None:
-        parsed[key] = list(problems)
-    return problems
+    if parsed is None or key not in parsed:
+        try:
+            read: tuple[list[float] | None, list[str]] = (read_profile_csv(path, data, named=named), [])
+        except ScenarioError as exc:
+            read = (None, exc.problems)
+        if parsed is None:
+            return read
+        parsed[key] = read
+    weights, problems = parsed[key]
+    return (None if weights is None else list(weights)), list(problems)
 
 
 def _as_written(given: str, base_dir: Path | None) -> str:
@@ -2880,9 +2886,11 @@ MINOR_UNIT_UNUSED = frozenset({"AFN", "ALL", "HUF", "IDR", "IQD", "IRR", "LAK", 
 # also above 20 kW for each reference GPU the demand asks at its peak month and each owned card: a card draws at
 # most about 1.8 kW with its host's share (the catalog's busiest 1,313 W; B200, 1,000 W × 1.8) and a slower card takes
 # more than one per reference GPU, so no fleet serving that demand at its busiest hour comes near such a cap. The
-# busiest hour is the mean's times the profile's peak (PEAK_TO_MEAN): a built-in's own, and for a CSV profile, whose
-# weights are not read here, the most a week's hour can carry, all 168 hours' weight in one (a nightly one-hour batch
-# peaks at 24 times its mean: "a few times", as this assumed, warned of a right 1,300 kW cap, an audit, 2026-12-07).
+# busiest hour is the mean's times the profile's peak (PEAK_TO_MEAN): a built-in's own, and a CSV profile's largest
+# weight over its mean (a nightly one-hour batch peaks at 24 times its mean: "a few times", as this once assumed,
+# warned of a right 1,300 kW cap, an audit, 2026-12-07). A CSV that does not read (its own error) is taken at the
+# most a week's hour can carry, all 168 hours' weight in one, and the warning says "at most": 168 times hid a
+# 6,000 kW cap on 10 reference GPUs peaking at 24 times (240, 4,800 kW) where the file was there to read.
 MIN_SUSPECT_CAP_KW = 1000.0
 SUSPECT_KW_PER_REFERENCE_GPU = 20.0
 # busiest hour / weekly mean of each built-in profile (engine.profiles): business hours 4 against 1, 45 of 168 hours
@@ -2901,14 +2909,17 @@ def plausibility_warnings(scenario: Scenario) -> list[tuple[Path_, str]]:
     electricity in cents, a power cap in watts, growth in percent, a memory in MiB (where an offers CSV may give
     it; an error otherwise: _memory_problems), no demand at all, a rate for the scenario's own currency, a yuan rate
     turned round (fx_check). Each warning starts with the field's dotted path and says the value, why it looks wrong
-    and the unit expected; `validate` places them in the file (text_places), a plan lists the texts."""
-    return plausibility_warnings_as_written(scenario.model_dump())
+    and the unit expected; `validate` places them in the file (text_places), a plan lists the texts. Its profile
+    CSVs are read as the engine reads them: a relative path (a scenario not loaded from a file) in the working folder."""
+    return plausibility_warnings_as_written(scenario.model_dump(), Path("."))
 
 
-def plausibility_warnings_as_written(data: dict) -> list[tuple[Path_, str]]:
+def plausibility_warnings_as_written(data: dict, base_dir: Path | None = None) -> list[tuple[Path_, str]]:
     """plausibility_warnings of a scenario's mapping: one dumped from a Scenario, or as written in a file that does
     not load (ScenarioCheck.data), whose values are read as the model reads their fields: a value it refuses is
-    the error reported, and a warning that needs it is left out."""
+    the error reported, and a warning that needs it is left out. `base_dir`: the folder its relative profile CSV
+    paths are read against (ScenarioCheck.base_dir); None: such a CSV is not read (the power cap check then takes the
+    most its busiest hour can be)."""
     try:
         data = plain_data(data)   # a dump's tuples as lists, as a file's YAML gives them
     except NotPlainData:   # no scenario: its problem is said where it is loaded
@@ -2928,7 +2939,7 @@ def plausibility_warnings_as_written(data: dict) -> list[tuple[Path_, str]]:
     trusted = {code: rate for code, rate in fx.items() if ("fx", code) not in {tuple(at) for at, _ in doubted}}
     found += _implausible_electricity(data, currency, trusted)
     found += _implausible_card_prices(data, currency, trusted)
-    found += _implausible_power_cap(data)
+    found += _implausible_power_cap(data, base_dir)
     found += _implausible_watts(data)
     found += _implausible_memory(data)
     found += _implausible_growth(data)
@@ -3113,10 +3124,10 @@ def _electricity_unit_guesses(price: float, currency: str) -> str:
     return f"if it is in cents, write {_figure(price / 100)}; if per MWh, {per_mwh}"
 
 
-def _implausible_power_cap(data: dict) -> list[tuple[Path_, str]]:
+def _implausible_power_cap(data: dict, base_dir: Path | None) -> list[tuple[Path_, str]]:
     """A power_cap_kw above MIN_SUSPECT_CAP_KW and SUSPECT_KW_PER_REFERENCE_GPU × the peak demand (and owned
     cards); nothing when a workload's demand in reference GPUs, its growth, the horizon or an owned count is
-    unknown."""
+    unknown. A CSV profile is read against `base_dir` (_csv_peak_to_mean)."""
     onprem = _mapping(data.get("onprem"))
     cap = _given(OnPrem, "power_cap_kw", onprem)
     if cap is None or cap <= MIN_SUSPECT_CAP_KW:
@@ -3127,11 +3138,18 @@ def _implausible_power_cap(data: dict) -> list[tuple[Path_, str]]:
     if gpus is None or horizon is None or not workloads:
         return []
     custom = _mapping(onprem.get("custom_cards"))
-    for w in workloads:
+    unread = []   # the profiles taken at HOURS_PER_WEEK: CSVs not read
+    for i, w in enumerate(workloads):
         month_one, growth = _reference_gpus(w, custom), _given(Workload, "growth_per_month", w)
         if month_one is None or growth is None:
             return []
-        peak = PEAK_TO_MEAN.get(str(w.get("profile", "flat")), float(HOURS_PER_WEEK))
+        profile = w.get("profile", "flat")
+        peak = PEAK_TO_MEAN.get(profile) if isinstance(profile, str) else None
+        if peak is None:
+            peak = _csv_peak_to_mean(profile, base_dir)
+        if peak is None:
+            peak = float(HOURS_PER_WEEK)
+            unread.append(("workloads", i, "profile"))
         try:
             gpus += month_one * peak * max(1.0, (1 + growth) ** (horizon - 1))
         except OverflowError:   # demand without bound (an error of its own): no cap is too large for it
@@ -3139,9 +3157,32 @@ def _implausible_power_cap(data: dict) -> list[tuple[Path_, str]]:
     if cap <= SUSPECT_KW_PER_REFERENCE_GPU * gpus:
         return []
     at = ("onprem", "power_cap_kw")
+    asks, unread_said = ("asks at most", f"; {series([dotted(u) for u in unread])} not read: all of a week's demand "
+                                          "taken in one hour") if unread else ("asks", "")
     return [(at, f"{dotted(at)}: {_figure(cap)} kW is more than {SUSPECT_KW_PER_REFERENCE_GPU:g} kW for each of the "
-                 f"{_figure(gpus, 3)} reference GPUs the demand asks at its busiest hour (and owned cards): no fleet "
-                 f"serving it comes near such a cap; expected kilowatts: for {_figure(cap)} W, write {_figure(cap / 1000)}")]
+                 f"{_figure(gpus, 3)} reference GPUs the demand {asks} at its busiest hour (and owned cards{unread_said}): "
+                 f"no fleet serving it comes near such a cap; expected kilowatts: for {_figure(cap)} W, write "
+                 f"{_figure(cap / 1000)}")]
+
+
+def _csv_peak_to_mean(profile: Any, base_dir: Path | None) -> float | None:
+    """A CSV profile's busiest hour over its mean: its largest weight over their mean, the weights read as the
+    engine reads them (_profile_read; engine.profiles scales them to mean 1). None where it is not read: not a
+    .csv path, a relative one with no `base_dir` to read it against (Path("."): the working folder, as the engine
+    reads a scenario's), or a file that is not a regular one (a FIFO would block) or does not read with the
+    engine's rules (each an error of its own)."""
+    if not isinstance(profile, str) or not profile.endswith(".csv") or len(profile) > MAX_PATH_LENGTH:
+        return None
+    if base_dir is None and not os.path.isabs(profile):
+        return None
+    path = Path(profile) if base_dir is None else base_dir / profile
+    if file_problem(path):
+        return None
+    weights, _ = _profile_read(path, profile)
+    if weights is None:
+        return None
+    top = max(weights)   # > 0: weights all 0 do not read; divided by it first, as the engine does, so none overflows
+    return len(weights) / math.fsum(w / top for w in weights)
 
 
 def _owned_cards(onprem: dict) -> int | None:

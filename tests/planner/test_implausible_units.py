@@ -336,7 +336,7 @@ def test_the_power_cap_check_counts_the_profiles_busiest_hour(profile, gpus):
     assert found == [(("onprem", "power_cap_kw"), CAP_SAID.format(gpus=gpus))]
 
 
-def test_a_csv_profile_may_peak_at_168_times_its_mean_so_a_cap_below_that_is_not_warned_of(tmp_path):
+def test_a_csv_profile_is_taken_at_its_own_peak_so_a_cap_below_that_is_not_warned_of(tmp_path):
     # a one-hour nightly batch of 60 reference GPUs on average peaks at 1,440 (24 × 60), 1,555 kW on 1.08 kW cards:
     # a cap of 1,300 kW was told "no fleet comes near such a cap; for 1,300 W, write 1.3" (an audit, 2026-12-07)
     csv = tmp_path / "nightly.csv"
@@ -344,6 +344,7 @@ def test_a_csv_profile_may_peak_at_168_times_its_mean_so_a_cap_below_that_is_not
     text = (HEAD + "onprem:\n  power_cap_kw: 1300\n  cards: [rtx-4090]\n"
             f"workloads:\n  - {{name: a, gpu_hours_per_month: 43800, reference_gpu: RTX-4090, profile: {csv}}}\n")
     assert [w for w in warnings_of(text) if w[0] == ("onprem", "power_cap_kw")] == []
-    # 168 × 20 kW × 0.137 = 460 kW: a cap of 6,000 kW above that is still warned of
+    # 7 hours of 168 at weight 1 peak at 24 times the mean: 24 × 100 / 730 = 3.29 reference GPUs, 66 kW; a cap of
+    # 6,000 kW is warned of with them (tests/planner/test_power_cap_csv_peak.py: one 168 times hid)
     small = text.replace("43800", "100").replace("1300", "6000")
-    assert (("onprem", "power_cap_kw"), CAP_SAID.format(gpus="23")) in warnings_of(small)
+    assert (("onprem", "power_cap_kw"), CAP_SAID.format(gpus="3.29")) in warnings_of(small)
