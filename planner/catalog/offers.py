@@ -353,7 +353,7 @@ def card_costs(scenario) -> dict[str, dict]:
         price_currency = row["currency"] if "price" in given else catalog_currency
         host_currency = row["currency"] if "host_cost_per_card" in given else catalog_currency
         out[card_id] = {"as_given": ((price, price_currency, price_rate), (host, host_currency, host_rate)),
-                        "buyable": card_id in o.cards or custom is not None, "price": price * price_rate,
+                        "buyable": o.may_buy(card_id), "price": price * price_rate,
                         "host": host * host_rate, "capex": capex_per_unit(price, host, price_rate, host_rate),
                         "cards_per_server": int(float(row["cards_per_server"])), "busy_watts": float(row["busy_watts"]),
                         "leaves_out": "" if quoted else str(row.get("price_leaves_out") or "").strip(),
@@ -380,7 +380,7 @@ def site_card_rows(scenario) -> list[dict]:
         price_rate = scenario.fx_rate(row["currency"] if "price" in given else catalog_currency)
         host_rate = scenario.fx_rate(row["currency"] if "host_cost_per_card" in given else catalog_currency)
         rows.append({
-            "card_id": card_id, "gpu": row["gpu"], "buyable": card_id in o.cards or custom is not None,
+            "card_id": card_id, "gpu": row["gpu"], "buyable": o.may_buy(card_id),
             "capex": capex_per_unit(row["price"], row["host_cost_per_card"], price_rate, host_rate),
             "busy_watts": float(row["busy_watts"]), "idle_watts": float(row["idle_watts"]),
             "cards_per_server": float(row["cards_per_server"]), "life_years": float(row["life_years"]),

@@ -3,8 +3,8 @@
 
 The units a plan may use, as engine.inputs and engine.explain._allowed find them: the cloud offers of the scenario's
 providers, regions and purchase options (those the engine plans: on demand, spot and the reservations), and the cards
-a fleet may hold (owned, or listed in onprem.cards or custom with a sourced price, or required by min_units; none of a
-card whose max_units is 0). A unit can serve a workload, here, where it passes the first of engine.workloads._reason's
+a fleet may hold (owned, or listed in onprem.cards with a sourced price or custom and buyable, or required by min_units;
+none of a card whose max_units is 0). A unit can serve a workload, here, where it passes the first of engine.workloads._reason's
 checks: a known GPU (not an accelerator that needs its own SDK unless the throughput table names it), spot capacity only
 for an interruptible workload, a GPU count, at least min_gpu_memory_gb per GPU (memory is per GPU: a job's GPUs do not
 pool it), gpus_per_job GPUs in one node (an instance's GPUs, a server's cards), the compute capability and framework
@@ -161,12 +161,14 @@ def site_units(scenario, unpriced: set) -> list[dict]:
                       else getattr(override, "cards_per_server", None) or _float(cards[card_id]["cards_per_server"]))
         owned, least = o.owned_count(card_id), int(c.min_units.get(card_id, 0))
         most = c.max_units.get(card_id)
-        buyable = (card_id in o.cards or custom is not None) and card_id not in unpriced
+        buyable = o.may_buy(card_id) and card_id not in unpriced
         allowed = (owned > 0 or (buyable and (most is None or most > 0)) or least > 0) and most != 0
         if most == 0:
             held = f"constraints.max_units.{card_id} = 0"
         elif card_id in unpriced:
             held = f"it has no sourced price and none is owned (give onprem.card_overrides.{card_id}.price)"
+        elif custom is not None:
+            held = f"custom_cards.{card_id}.buyable is false and none is owned (onprem.existing)"
         else:
             held = "it is neither listed in onprem.cards nor owned (onprem.existing)"
         units.append({"id": card_id, "gpu": gpu, "memory": memory, "per_server": float(per_server), "cc": cc,

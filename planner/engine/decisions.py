@@ -539,8 +539,9 @@ def cap_cost(r: _Resolver, result: Plan, entry: CapEntry) -> tuple:
            "total_without": outcome.total, "saving": math.nan, "saving_pct": math.nan, "binds": None, "note": "",
            "dropped_in": dropped_in}
     card = entry.field.rsplit(".", 1)[-1]
-    permits = (f"{card} is not in onprem.cards: this minimum is what lets the plan buy it, and without it the plan "
-               "{}; list it in onprem.cards to let the plan choose how many")
+    why, fix, _ = _not_bought(r.scenario, card)
+    permits = (f"{why}: this minimum is what lets the plan buy it, and without it the plan {{}}; {fix} to let the plan "
+               "choose how many")
     if entry.permits and outcome.status == "infeasible":
         return tuple((row | {"binds": False, "note": permits.format("has no fleet")}).values())
     if outcome.status not in SOLVED:
@@ -1272,9 +1273,11 @@ def _flip_search(r: _Resolver, card: str, units: int, workload: str, least: int,
     notes = [f"min_units {least} relaxed for this search"] if relax else []
     if relax and _bought_by_min_units_alone(r, card):
         # the minimum is what lets the plan buy it (cap_cost's `permits`): relaxed alone, no demand could buy it
-        relax["onprem.cards"] = [*r.scenario.onprem.cards, card]
-        notes = [f"min_units {least} relaxed and {card} listed in onprem.cards for this search (the minimum was "
-                 "what let the plan buy it)"]
+        _, _, let_buy = _not_bought(r.scenario, card)
+        relax.update(let_buy)
+        allowed = (f"custom_cards.{card}.buyable set to true" if card in r.scenario.onprem.custom_cards
+                   else f"{card} listed in onprem.cards")
+        notes = [f"min_units {least} relaxed and {allowed} for this search (the minimum was what let the plan buy it)"]
     search = _FlipSearch(r, card, units, f"workloads.{workload}.{name}", relax)
     search.fleets[today] = r.plan_purchases()
     if not relax and math.isfinite(r.total):
@@ -1368,9 +1371,18 @@ def _flip_search(r: _Resolver, card: str, units: int, workload: str, least: int,
 
 
 def _bought_by_min_units_alone(r: _Resolver, card: str) -> bool:
-    """Whether `card` is a catalog card not in onprem.cards, which only its min_units lets the plan buy."""
+    """Whether `card` is one plans may not buy (a catalog card not in onprem.cards, a custom card whose buyable is
+    false), which only its min_units lets the plan buy."""
     buyable = dict(zip(r.inp.col("sku"), r.inp.col("buyable")))
-    return not bool(buyable.get(card, True)) and card not in r.scenario.onprem.custom_cards
+    return not bool(buyable.get(card, True))
+
+
+def _not_bought(scenario, card: str) -> tuple[str, str, dict]:
+    """(why plans of `scenario` may not buy `card`, what lets them, the dotted override that does)."""
+    if card in scenario.onprem.custom_cards:
+        path = f"onprem.custom_cards.{card}.buyable"
+        return f"custom_cards.{card}.buyable is false", f"set {path} to true", {path: True}
+    return f"{card} is not in onprem.cards", "list it in onprem.cards", {"onprem.cards": [*scenario.onprem.cards, card]}
 
 
 def _below_today(search: _FlipSearch, today: float) -> tuple[float | None, float]:

@@ -400,8 +400,8 @@ def _idle_custom_cards(scenario: Scenario, base: Inputs) -> list[str]:
         rows = excluded[excluded["sku"] == sku]
         if rows["workload"].nunique() == len(scenario.workloads):
             first = rows.iloc[0]
-            out.append(f"custom card {sku} can serve no workload, so the plan never buys it; {first['workload']}: "
-                       f"{first['reason']}")
+            use = "the plan never buys it" if cards[sku].buyable else "the cards of it owned do no work"
+            out.append(f"custom card {sku} can serve no workload, so {use}; {first['workload']}: {first['reason']}")
     return out
 
 

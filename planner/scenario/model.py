@@ -571,6 +571,10 @@ class CardOverride(Frozen):
     maintenance_rate_per_year: float | None = Field(None, ge=0, le=1, description="share of capex per year")
     as_of: IsoDate | None = Field(None, description="the day of the quote, an ISO date YYYY-MM-DD (e.g. 2026-11-20)")
     source: Text | None = Field(None, description="where the quote came from (free text, shown with the plan's prices)")
+    # false for a card described only to count the ones owned (an HGX A100 the catalog lacks): no plan buys more,
+    # as none buys a catalog card left out of onprem.cards; its price still values the owned cards' resale
+    buyable: bool = Field(True, description="false: a card you own (onprem.existing) but would not buy: plans keep, "
+                          "switch off or sell the owned ones and buy none")
 
     _free_text = frozenset({"source"})
 
@@ -595,8 +599,9 @@ class GpuSpecs(Frozen):
 
 class CustomCard(Frozen):
     """A card you were quoted that the catalog lacks: its GPU (a catalog GPU id, or the figures of a GPU the
-    catalog lacks) and every figure the cost model needs. Planned like a catalog card: always a purchase
-    candidate (no need to list it in `onprem.cards`), and usable in `existing`, `min_units` and `max_units`."""
+    catalog lacks) and every figure the cost model needs. Planned like a catalog card: a purchase candidate
+    (no need to list it in `onprem.cards`) unless `buyable` is false, and usable in `existing`, `min_units` and
+    `max_units`."""
 
     gpu: str | None = Field(None, min_length=1, description="canonical GPU id of the card (planner/data/gpus.csv); "
                             "or give gpu_specs")
@@ -611,6 +616,10 @@ class CustomCard(Frozen):
     life_years: float = Field(gt=0, le=MAX_LIFE_YEARS, description=LIFE_YEARS)
     maintenance_rate_per_year: float = Field(0.0, ge=0, le=1, description="share of capex per year")
     source: Text | None = Field(None, description="where the quote came from (free text, shown with the plan's prices)")
+    # false for a card described only to count the ones owned (an HGX A100 the catalog lacks): no plan buys more,
+    # as none buys a catalog card left out of onprem.cards; its price still values the owned cards' resale
+    buyable: bool = Field(True, description="false: a card you own (onprem.existing) but would not buy: plans keep, "
+                          "switch off or sell the owned ones and buy none")
 
     _free_text = frozenset({"source"})
 
@@ -813,7 +822,7 @@ class OnPrem(Frozen):
     custom_cards: dict[VisibleName, CustomCard] = Field(
         default_factory=dict, max_length=MAX_ENTRIES,
         description="cards you were quoted that the catalog lacks, by a card id of your choice; "
-        "each is a purchase candidate (no need to list it in `cards`)")
+        "each is a purchase candidate (no need to list it in `cards`) unless its `buyable` is false")
     existing: dict[Name, OwnedCards] = Field(
         default_factory=dict, max_length=MAX_ENTRIES,
         description="cards already owned (no capex): a count (new cards) or {count, age_months}")
@@ -836,6 +845,22 @@ class OnPrem(Frozen):
         "cards owe none)"))
 
     _listed_once = field_validator("cards")(listed_once)
+
+    def may_buy(self, card_id: str) -> bool:
+        """Whether plans may buy `card_id`: listed in `cards`, or a custom card whose `buyable` is not false (an
+        unpriced catalog card is not bought either: catalog.offers.unpriced_card_rows)."""
+        custom = self.custom_cards.get(card_id)
+        return custom.buyable if custom is not None else card_id in self.cards
+
+    @model_validator(mode="after")
+    def _not_bought_is_not_listed(self) -> OnPrem:
+        listed = [card for card in self.cards if card in self.custom_cards and not self.custom_cards[card].buyable]
+        if listed:
+            raise PydanticCustomError(
+                "custom_card_not_buyable", "{what}",
+                {"field": ("cards",), "what": f"{listed[0]} is listed as a card to buy, but custom_cards.{listed[0]}."
+                 "buyable is false: remove it from onprem.cards, or set buyable to true"})
+        return self
 
     @model_validator(mode="after")
     def _override_idle_at_most_busy(self) -> OnPrem:
@@ -1138,7 +1163,8 @@ def may_hold_cards(scenario: Any) -> bool:
     owns cards (onprem.existing, a count above 0) or requires units of a card (constraints.min_units above 0) — the
     cards catalog.offers.allowed lets a plan use."""
     o = scenario.onprem
-    return bool(o.cards or o.custom_cards or any(o.owned_count(card) > 0 for card in o.existing)
+    return bool(o.cards or any(custom.buyable for custom in o.custom_cards.values())
+                or any(o.owned_count(card) > 0 for card in o.existing)
                 or any(units > 0 for units in scenario.constraints.min_units.values()))
 
 

@@ -43,14 +43,14 @@ def purchase_months(horizon_months: int, every_months: int) -> list[int]:
 
 def purchase_counts(scenario) -> tuple[PurchaseCount, PurchaseCount]:
     """(fewest, most) purchase variables the model of `scenario` holds besides its reservation offers. A card bought
-    (listed in onprem.cards or a custom card) has one per purchase month when it can serve a workload, which the
-    catalog says; a card required (constraints.min_units) has them in any case: the fewest count those, the most
-    every card that may be bought or is required. Each owned card is one batch: kept, and switched off too where
-    onprem.switch_off_owned allows it."""
+    (listed in onprem.cards, or a custom card whose `buyable` is not false) has one per purchase month when it can
+    serve a workload, which the catalog says; a card required (constraints.min_units) has them in any case: the
+    fewest count those, the most every card that may be bought or is required. Each owned card is one batch: kept,
+    and switched off too where onprem.switch_off_owned allows it."""
     o, required = scenario.onprem, scenario.constraints.min_units
     months = len(purchase_months(scenario.horizon_months, o.purchase_every_months))
     cards = dict.fromkeys([*o.cards, *o.custom_cards, *o.existing, *required])
-    bought = [card for card in cards if card in o.cards or card in o.custom_cards or required.get(card, 0) > 0]
+    bought = [card for card in cards if o.may_buy(card) or required.get(card, 0) > 0]
     surely = [card for card in bought if required.get(card, 0) > 0]
     owned = sum(o.owned_count(card) > 0 for card in cards) * (2 if o.switch_off_owned else 1)
     return (PurchaseCount(len(surely) * months, len(surely), months, owned),
