@@ -122,20 +122,23 @@ def _check_arguments(vary: Any, max_points: Any, progress: Any, baselines: Any, 
 
 def fleet_summary(fleet: pd.DataFrame) -> str:
     """One line: owned and reserved units (with the owned cards sold or switched off, if any), then cloud hours,
-    e.g. `1 a100-80gb-pcie, 0 rtx-3060-12gb (2 sold); aws:g5.xlarge on_demand 96 h`. Cards switched off are said: they
-    are held and cost their maintenance, though the units in service leave them out."""
+    e.g. `1 a100-80gb-pcie, 0 rtx-3060-12gb (2 sold); aws:us-east-1:g5.xlarge:on_demand 96 h`. A cloud offer is named
+    by its unit_id, as the plan's fleet table and the offers table name it (provider:region:sku:option): a sweep over
+    providers or regions is asked which region, and two regions' rows of one sku must not read alike. Cards switched
+    off are said: they are held and cost their maintenance, though the units in service leave them out. Hours are
+    whole, with thousands separators, in every output: the line is text to read, as the notes are."""
     units, hours = [], []
     sold_units, off_units = ((fleet[c].tolist() if c in fleet else [0.0] * len(fleet))
                              for c in ("sold_units", "switched_off_units"))
-    for provider, sku, option, n, instance_hours, sold, off in zip(*(fleet[c].tolist() for c in (
-            "provider", "sku", "purchase_option", "units", "instance_hours")), sold_units, off_units):
+    for provider, sku, unit_id, n, instance_hours, sold, off in zip(*(fleet[c].tolist() for c in (
+            "provider", "sku", "unit_id", "units", "instance_hours")), sold_units, off_units):
         if provider == "onprem":
             left = [f"{k:g} {what}" for k, what in ((sold, "sold"), (off, "switched off")) if k > 0]
             units.append(f"{n:g} {sku}" + (f" ({', '.join(left)})" if left else ""))
         elif n == n:   # not NaN: a reservation
-            units.append(f"{n:g} {provider}:{sku} {option}")
+            units.append(f"{n:g} {unit_id}")
         else:
-            hours.append(f"{provider}:{sku} {option} {instance_hours:,.0f} h")
+            hours.append(f"{unit_id} {instance_hours:,.0f} h")
     return "; ".join(x for x in (", ".join(units), ", ".join(hours)) if x) or "(none)"
 
 

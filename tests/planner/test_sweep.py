@@ -83,13 +83,16 @@ def test_fleet_summary_lists_units_then_cloud_hours():
     fleet = pd.DataFrame({"provider": ["onprem", "aws", "azure", "onprem"],
                           "sku": ["a100-80gb-pcie", "g5.xlarge", "NC24ads_A100_v4", "rtx-3060-12gb"],
                           "purchase_option": ["purchase", "on_demand", "reserved_1y", "purchase"],
-                          "units": [1.0, math.nan, 2.0, 3.5], "instance_hours": [0.0, 1234.4, 0.0, 0.0]})
-    assert fleet_summary(fleet) == ("1 a100-80gb-pcie, 2 azure:NC24ads_A100_v4 reserved_1y, 3.5 rtx-3060-12gb; "
-                                    "aws:g5.xlarge on_demand 1,234 h")
+                          "units": [1.0, math.nan, 2.0, 3.5], "instance_hours": [0.0, 1234.4, 0.0, 0.0],
+                          "unit_id": ["onprem:onprem:a100-80gb-pcie:purchase", "aws:us-east-1:g5.xlarge:on_demand",
+                                      "azure:eastus:NC24ads_A100_v4:reserved_1y", "onprem:onprem:rtx-3060-12gb:purchase"]})
+    assert fleet_summary(fleet) == ("1 a100-80gb-pcie, 2 azure:eastus:NC24ads_A100_v4:reserved_1y, 3.5 rtx-3060-12gb; "
+                                    "aws:us-east-1:g5.xlarge:on_demand 1,234 h")
     assert fleet_summary(fleet.iloc[:0]) == "(none)"
     # owned cards all sold: the row holds 0 units, and says where they went
     sold = pd.DataFrame({"provider": ["onprem"], "sku": ["rtx-3060-12gb"], "purchase_option": ["purchase"],
-                         "units": [0.0], "instance_hours": [0.0], "sold_units": [2.0]})
+                         "units": [0.0], "instance_hours": [0.0], "sold_units": [2.0],
+                         "unit_id": ["onprem:onprem:rtx-3060-12gb:purchase"]})
     assert fleet_summary(sold) == "0 rtx-3060-12gb (2 sold)"
     # owned cards switched off are held (their maintenance paid) though not in service: said as sold ones are
     off = sold.assign(units=[3.0], sold_units=[1.0], switched_off_units=[1.0])

@@ -28,7 +28,7 @@ WORKED = ROOT / "examples" / "worked-example.yaml"
 A100_EASTUS = 3.673
 HOURS = [730, 100]
 BY_HAND = [730 * 3.673, 100 * 3.673]          # 2,681.29 and 367.30
-FLEETS = [f"azure:Standard_NC24ads_A100_v4 on_demand {h} h" for h in HOURS]
+FLEETS = [f"azure:eastus:Standard_NC24ads_A100_v4:on_demand {h} h" for h in HOURS]   # the offer as its unit_id names it
 # the refresh of the scenario's one provider and region (azure, eastus), with the store where it is not the default's
 NO_STORE = ("no price store at {}: `fleetplan prices refresh --provider azure --region eastus{}` makes one; using the "
             "packaged snapshot")
