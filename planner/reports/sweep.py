@@ -40,7 +40,7 @@ from pydantic_core import to_jsonable_python
 from planner.engine.baselines import usable_cores
 from planner.engine.result import present_value_words
 from planner.engine.run import check_keywords, check_limits, check_switches, checked_scenario, plan_summary, unused_store
-from planner.engine.solve import DEFAULT_SOLVER, _SilentHighs, highs_started
+from planner.engine.solve import DEFAULT_SOLVER, SOLVERS, _SilentHighs, highs_started
 from planner.errors import InfeasibleError, PlannerError, PriceSourceError, ScenarioError
 from planner.process import configure_process, default_stop_signals, kill_process_group
 from planner.scenario import Scenario, apply_overrides
@@ -97,11 +97,12 @@ def check_processes(processes: int) -> None:
                            "one core, so more only share them; a Dask cluster goes wider")
 
 
-def _check_arguments(vary: Any, max_points: Any, progress: Any, baselines: Any, scheduler_timeout: Any) -> None:
+def _check_arguments(vary: Any, max_points: Any, progress: Any, baselines: Any, scheduler_timeout: Any,
+                     solver: Any) -> None:
     """PlannerError for a sweep argument of the wrong kind, before anything is read or solved: the library's
     callers got an AttributeError (vary=None), islice's ValueError (max_points=nan), "1 points; at most -1",
-    a KeyError from inside dask (scheduler_timeout=nan) or "'int' object is not callable" (progress=1) after
-    the first point."""
+    a KeyError from inside dask (scheduler_timeout=nan), "'int' object is not callable" (progress=1) after
+    the first point, or one error row per point (solver="gurobi", which each point's plan refused)."""
     if not isinstance(vary, Mapping) and not callable(getattr(vary, "items", None)):   # a pandas Series has items()
         raise PlannerError("sweep: vary: expected a mapping of dotted paths to lists of values, e.g. "
                            f"{{'onprem.electricity_per_kwh': [0.1, 0.2]}}, got {shortened(repr(vary))}")
@@ -113,6 +114,8 @@ def _check_arguments(vary: Any, max_points: Any, progress: Any, baselines: Any, 
         raise PlannerError(f"sweep: progress: expected a function progress(done, total) or None, got "
                            f"{shortened(repr(progress))}")
     check_switches("sweep", baselines=baselines)
+    if not isinstance(solver, str) or solver not in SOLVERS:
+        raise PlannerError(f"sweep: solver: expected one of {', '.join(SOLVERS)}, got {shortened(repr(solver))}")
     if scheduler_timeout is not None and (isinstance(scheduler_timeout, bool)
                                           or not isinstance(scheduler_timeout, numbers.Real)
                                           or not math.isfinite(scheduler_timeout) or scheduler_timeout <= 0):
@@ -782,15 +785,17 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     values built it (then it is not built again).
     Rows come back in cross-product order either way, with the same numbers. Local workers import only
     the planner, so a plain script needs no `if __name__ == "__main__":` guard. Nothing is printed.
-    `progress(done, total)` is called as points finish. `max_dispatch_variables`: a point whose model would
-    hold more dispatch variables is an error row, refused before its model is built (as `plan()`), and so is
-    one of more purchase variables than `max_purchase_variables`. A keyword argument it does not take is an
-    UnknownKeyword (a PlannerError and a TypeError) with "did you mean" (`baseline=True`: baselines=…).
+    `progress(done, total)` is called as points finish. `solver`: highs or cbc; another is refused up front
+    (PlannerError, as a bad `processes` or `baselines` is), not made an error row of every point.
+    `max_dispatch_variables`: a point whose model would hold more dispatch variables is an error row, refused
+    before its model is built (as `plan()`), and so is one of more purchase variables than `max_purchase_variables`.
+    A keyword argument it does not take is an UnknownKeyword (a PlannerError and a TypeError) with "did you mean"
+    (`baseline=True`: baselines=…).
     """
     check_keywords("sweep", sweep, kwargs)
     check_not_a_plan(scenario, "sweep")
     check_limits(max_dispatch_variables=max_dispatch_variables, max_purchase_variables=max_purchase_variables)
-    _check_arguments(vary, max_points, progress, baselines, scheduler_timeout)
+    _check_arguments(vary, max_points, progress, baselines, scheduler_timeout, solver)
     checked = vary if isinstance(vary, CheckedVary) else None
     vary = _listed_all(vary, max_points)   # an iterator is read once
     if scheduler is None:
