@@ -606,7 +606,21 @@ def _offers(inp: Inputs, rows: np.ndarray) -> pd.DataFrame:
             columns[col] = inp.units[col].array.take(rows)   # keeps the column's own (text) type
     # the on-demand price of the same instance type and region (reports.focus: ListCost of spot and committed hours)
     columns["list_hourly_price"] = _blanked(inp.col("list_hourly")[rows], ~cloud)
+    # the availability zone a spot price was quoted in (the offers' `zone`; "" where none: reports.focus's
+    # AvailabilityZone), after list_hourly_price so every earlier column keeps its place
+    columns["zone"] = _zones(inp, columns["unit_id"])
     return pd.DataFrame(columns).astype(OFFER_DTYPES)
+
+
+def _zones(inp: Inputs, unit_ids: np.ndarray) -> np.ndarray:
+    """The offers' `zone` of each of `unit_ids` (its offer_id), "" for a card, an offer without one, or inputs that
+    no longer hold their price table."""
+    table = inp.price_table
+    if table is None or "zone" not in table or not len(unit_ids):
+        return np.full(len(unit_ids), "", dtype=object)
+    rows = table[table["offer_id"].isin(set(unit_ids))]
+    zone = {offer: z for offer, z in zip(rows["offer_id"], rows["zone"]) if isinstance(z, str)}
+    return np.array([zone.get(u, "") for u in unit_ids], dtype=object)
 
 
 def _utilisation(inp: Inputs, installed: np.ndarray, hours: np.ndarray, flows: pd.DataFrame) -> pd.DataFrame:

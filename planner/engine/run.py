@@ -9,6 +9,7 @@ import contextlib
 import functools
 import math
 import numbers
+import re
 import time
 import weakref
 from collections.abc import Mapping
@@ -257,6 +258,7 @@ def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: di
     source = base.prices.get("source")
     warnings += catalog.option_gaps(scenario, base.price_table, source and named_as_written(scenario, source, folder))
     warnings += prices.get("date_warnings", [])
+    warnings += spot_zone_warnings(base, fleet)
     warnings += _plan_estimate_warnings(scenario, speeds)
     # values that look typed in another unit (kW as W, cents, a cap in watts), no demand, a rate for its own currency
     warnings += [text for _, text in plausibility_warnings(scenario)]
@@ -278,6 +280,41 @@ def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: di
         warnings.append(f"purchase_every_months {every} does not divide horizon_months {horizon}: the last "
                         f"purchase period is {counted(horizon % every, 'month')} long")
     return speeds, warnings
+
+
+# a spot note's "lowest of 4 zone quotes" (pricing_adapters.aws, scripts/build_snapshot.py), and what it dropped
+ZONE_QUOTES = re.compile(r"lowest of (\d+) zone quotes?(?:; dropped ([^|]*))?")
+
+
+def spot_zone_warnings(base: Inputs, fleet: pd.DataFrame) -> list[str]:
+    """A warning for each spot offer of `fleet` priced at one availability zone's quote (its offers row names a
+    zone, or its note says it is the lowest of the zone quotes): the plan names its region alone, though spot
+    capacity at that price may be limited to that zone (an audit's p4d spot pick, 57 % of its total, was the
+    lowest of 4 zone quotes: at their median the plan flips to Azure). What is said of the other zones is the
+    note's own; the offers hold no other zone's price."""
+    table = base.price_table
+    spot = set(fleet.loc[fleet["kind"] == "spot", "unit_id"])
+    if table is None or not spot or not {"zone", "note"} <= set(table.columns):
+        return []
+    rows = table[table["offer_id"].isin(spot)]
+    out = []
+    for provider, region, sku, zone, note, price, currency in zip(
+            rows["provider"], rows["region"], rows["sku"], rows["zone"], rows["note"], rows["hourly_price"],
+            rows["currency"]):
+        zone = zone.strip() if isinstance(zone, str) else ""
+        quotes = ZONE_QUOTES.search(note) if isinstance(note, str) else None
+        if not zone and quotes is None:
+            continue
+        said = (f"{provider} {region} {sku} spot is priced at {f'zone {zone}' if zone else 'one zone'}'s quote "
+                f"({price:g} {currency}/h)")
+        if quotes is not None:
+            n = int(quotes[1])
+            dropped = f"; dropped {quotes[2].strip()}" if quotes[2] else ""
+            said += (f", the only zone quote in its price data{dropped}" if n == 1 else
+                     f", the lowest of {n} zone quotes{dropped} (the offers hold no other zone's price)")
+        out.append(f"{said}: spot capacity at that price may be limited to that zone, which the plan's fleet does "
+                   "not name (fleetplan offers: columns zone and note)")
+    return out
 
 
 def price_source_warnings(source: str, prices: dict, store: str | Path | None) -> list[str]:

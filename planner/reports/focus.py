@@ -202,6 +202,16 @@ def _price_as_of(rows: pd.DataFrame, plan: Plan) -> pd.Series:
     return rows["unit_id"].map(dated).where(rows["category"].isin(PRICED_BY_OFFER))
 
 
+def _zone(rows: pd.DataFrame, plan: Plan) -> pd.Series:
+    """AvailabilityZone: the zone the offer's price was quoted in (a spot price's, the plan's offers `zone`), null
+    where the offers name none (cards, the site, on-demand and reserved rows, a plan read before offers had zones)."""
+    offers = held(plan, "offers")
+    if "zone" not in offers:
+        return pd.Series(None, index=rows.index, dtype=object)
+    zoned = {u: z for u, z in zip(offers["unit_id"], offers["zone"]) if isinstance(z, str) and z.strip()}
+    return rows["unit_id"].map(zoned)
+
+
 def _focus_columns(rows: pd.DataFrame, plan: Plan, t0: date) -> pd.DataFrame:
     H = plan.horizon_months
     names = {p.name: p.focus_name for p in registry.providers()}
@@ -220,7 +230,7 @@ def _focus_columns(rows: pd.DataFrame, plan: Plan, t0: date) -> pd.DataFrame:
     effective = rows["effective"].where(charge_category != "Credit", rows["cost"])
     sku_price = rows["unit_id"] + ":" + rows["category"]
     out = pd.DataFrame({
-        "AvailabilityZone": None, "BilledCost": rows["cost"], "BillingAccountId": rows["provider"],
+        "AvailabilityZone": _zone(rows, plan), "BilledCost": rows["cost"], "BillingAccountId": rows["provider"],
         "BillingAccountName": plan.scenario_name, "BillingCurrency": plan.currency,
         "BillingPeriodEnd": period_end, "BillingPeriodStart": period_start,
         "ChargeCategory": charge_category, "ChargeClass": None, "ChargeDescription": _description(rows, H),
