@@ -1169,7 +1169,7 @@ def with_baselines(outcome: Outcome, baselines: tuple) -> Outcome:
     speeds table and warnings covering the pairs of the baselines' fleets (`jobs.baselines_job`'s third item),
     as `planner.add_baselines` sets them: the page shows the warnings plan() gives."""
     table, plans, pairs = baselines
-    speeds, warnings = baseline_speeds(outcome.plan, pairs)
+    speeds, warnings = baseline_speeds(outcome.plan, pairs, table)
     # a baseline whose own bound on the grouped profile's cost error is loose: plan() warns of it, so here too
     warnings = with_loose_bound_warnings(warnings, table, outcome.plan.profile_grouping, outcome.plan.currency)
     return replace(outcome, plan=replace(outcome.plan, baselines=table, baseline_plans=plans, speeds=speeds,

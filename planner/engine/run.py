@@ -342,7 +342,7 @@ PLAN_USER = "plan"
 BASELINE_NAMES = {"all_cloud": "all cloud", "all_onprem": "all on-prem", "best_single": "the best single type"}
 # in every warning on estimated speeds only baselines rest on (baseline_estimate_warnings): a plan's warnings
 # made before its baselines were solved again are told by it
-BASELINE_ESTIMATES = "the baselines' totals rest on speeds that are estimates"
+BASELINE_ESTIMATES = "the baselines' totals may rest on speeds that are estimates"
 
 
 def speeds_table(scenario: Scenario, plan_pairs, baselines: Mapping[str, frozenset] | None = None) -> pd.DataFrame:
@@ -359,17 +359,19 @@ def speeds_table(scenario: Scenario, plan_pairs, baselines: Mapping[str, frozens
     return speeds
 
 
-def baseline_speeds(result: Plan, baselines: Mapping[str, frozenset]) -> tuple[pd.DataFrame, list[str]]:
+def baseline_speeds(result: Plan, baselines: Mapping[str, frozenset],
+                    table: pd.DataFrame | None = None) -> tuple[pd.DataFrame, list[str]]:
     """(speeds, warnings) of `result` once its baselines are solved (`baselines`: the pairs of each baseline's
     fleet, baselines.baseline_pairs): the plan's pairs and theirs, and a warning for each workload whose speed
     only baselines rest on is an estimate, in place of any such warnings of baselines solved before. Every path
     that adds baselines sets them so (plan, add_baselines with or without the forked child, the dashboard's
-    with_baselines). A plan without its scenario keeps its own."""
+    with_baselines). A plan without its scenario keeps its own. `table`: the baselines table, whose labels the
+    warning names the baselines by."""
     if result.scenario is None:
         return result.speeds, result.warnings
     speeds = speeds_table(result.scenario, plan_pairs(result.speeds), baselines)
     kept = [w for w in result.warnings if BASELINE_ESTIMATES not in w]
-    return speeds, kept + baseline_estimate_warnings(speeds, result.scenario)
+    return speeds, kept + baseline_estimate_warnings(speeds, result.scenario, table)
 
 
 def plan_pairs(speeds: pd.DataFrame) -> set[tuple[str, str]]:
@@ -381,17 +383,28 @@ def plan_pairs(speeds: pd.DataFrame) -> set[tuple[str, str]]:
     return {(w, g) for w, g, used in zip(speeds["workload"], speeds["gpu"], users) if PLAN_USER in used.split(", ")}
 
 
-def baseline_estimate_warnings(speeds: pd.DataFrame, scenario: Scenario | None = None) -> list[str]:
-    """A warning for each workload whose speed on some GPU is an estimate that the baselines' totals rest on
-    and the plan's does not (speeds_table's used_by without "plan"): what the plan saves against them is only as
-    good as those speeds. With the `scenario`, a GPU measured itself whose relative speed is an estimate through
-    the workload's estimated reference GPU is said so, and the extrapolation is the reference's (an audit's H200
-    reference made the measured A100 read as extrapolated), as the plan's own warning says it."""
-    out: dict[str, dict[str, str]] = {}   # workload -> gpu -> the baselines that rest on its estimate
+def baseline_estimate_warnings(speeds: pd.DataFrame, scenario: Scenario | None = None,
+                               table: pd.DataFrame | None = None) -> list[str]:
+    """A warning for each workload whose speed on some GPU is an estimate and that a unit of a baseline's fleet,
+    but none of the plan's, can serve (speeds_table's used_by without "plan"): what the plan saves against them is
+    only as good as those speeds. It says "may rest on" and "could run on": the pairs are those a unit of the fleet
+    can serve (baselines.fleet_pairs), not those its dispatch gives work to, which the baselines' rows do not keep
+    (an audit read "infer on MI300X (the best single type)" as infer's baseline resting on MI300X, which served
+    train alone). Each baseline is named with its label from `table` where that adds to the name ("the best single
+    type, only cloud on-demand"). With the `scenario`, a GPU measured itself whose relative speed is an estimate
+    through the workload's estimated reference GPU is said so, and the extrapolation is the reference's (an audit's
+    H200 reference made the measured A100 read as extrapolated), as the plan's own warning says it."""
+    labels = dict(zip(table["baseline"], table["label"])) if table is not None and "label" in table else {}
+
+    def named(baseline: str) -> str:   # "all cloud"; "the best single type, only cloud on-demand"
+        name, label = BASELINE_NAMES.get(baseline, baseline), labels.get(baseline)
+        return f"{name}, {label}" if isinstance(label, str) and label and not label.startswith(name) else name
+
+    out: dict[str, dict[str, str]] = {}   # workload -> gpu -> the baselines whose fleet could serve it at its estimate
     for workload, gpu, source, used in zip(speeds["workload"], speeds["gpu"], speeds["source"], speeds["used_by"]):
         users = used.split(", ")
         if source == "estimated" and PLAN_USER not in users:
-            out.setdefault(workload, {})[gpu] = ", ".join(BASELINE_NAMES.get(u, u) for u in users)
+            out.setdefault(workload, {})[gpu] = "; ".join(named(u) for u in users)
     workloads = {w.name: w for w in scenario.workloads} if scenario is not None else {}
     said = []
     for workload, gpus in out.items():
@@ -403,11 +416,12 @@ def baseline_estimate_warnings(speeds: pd.DataFrame, scenario: Scenario | None =
             if over:
                 measured = "measured itself" if len(over) == 1 else "measured themselves"
                 through = f" ({', '.join(over)} {measured}: relative to the reference GPU {ref}, whose speed is an estimate)"
-        said.append(f"{workload}: {BASELINE_ESTIMATES} from datasheet figures, not measurements: {workload} on "
-                    f"{', '.join(f'{gpu} ({users})' for gpu, users in gpus.items())}{through}{caveats}, so what the "
-                    "plan saves against those baselines is only as firm as these speeds; the plan's own total does not "
-                    "rest on them (see the plan's speeds table, column used_by, and docs/speed-model.md); give them in "
-                    "the workload's throughput table if you have measured them")
+        said.append(f"{workload}: {BASELINE_ESTIMATES} from datasheet figures, not measurements: {workload} could run "
+                    f"on {', '.join(f'{gpu} ({users})' for gpu, users in gpus.items())}{through}{caveats}; whether "
+                    "a baseline gives it work there is its own dispatch, which is not kept (used_by names the fleets "
+                    "that can serve a pair), so what the plan saves against those baselines is only as firm as these "
+                    "speeds; the plan's own total does not rest on them (see the plan's speeds table, column used_by, "
+                    "and docs/speed-model.md); give them in the workload's throughput table if you have measured them")
     return said
 
 
@@ -1034,7 +1048,7 @@ def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bo
     warnings += solved.warnings(solved.grouping(total))
     warnings += [merged] if merged else []
     if rows is not None:   # last, as plan() adds them (baseline_speeds, then the baselines' loose bounds)
-        warnings += baseline_estimate_warnings(speeds_table(s, plan_pairs(speeds), baseline_pairs(rows)), s)
+        warnings += baseline_estimate_warnings(speeds_table(s, plan_pairs(speeds), baseline_pairs(rows)), s, table)
         warnings += loose_bound_warnings(table, base.grouping, base.currency)
     return PlanSummary(solution.status, total, fleet, table, base.prices, warnings)
 
@@ -1111,7 +1125,7 @@ def _solve_baselines_of(result: Plan, base: Inputs, solver: str, time_limit: flo
     # each value made here for the plan alone (speeds and warnings from copies of the plan's): set as it is
     # (result._set_fresh); its dicts and lists a copy at each read (engine.result.CONTAINERS): set whole
     table = baseline_table(rows, result.total, base, result.status, extra_constraints is not None)
-    speeds, warnings = baseline_speeds(result, baseline_pairs(rows))
+    speeds, warnings = baseline_speeds(result, baseline_pairs(rows), table)
     facts = result.solver
     _set_fresh(result, baseline_plans=plans_of, baselines=table, speeds=speeds,
                warnings=with_loose_bound_warnings(warnings, table, base.grouping, base.currency),

@@ -65,8 +65,8 @@ def test_a_measured_gpu_is_not_called_extrapolated_for_its_estimated_reference(t
     s.update(horizon_months=12, onprem={"cards": ["rtx-4090"], "pue": 1.0, "availability": 1.0,
                                         "electricity_per_kwh": 0.1})
     p = plan(s)
-    [said] = [w for w in p.warnings if w.startswith("w: the baselines' totals rest on speeds that are estimates")]
-    assert ("w on A100-80GB-PCIE (all cloud) (A100-80GB-PCIE measured itself: relative to the reference GPU H200-SXM, "
+    [said] = [w for w in p.warnings if w.startswith("w: the baselines' totals may rest on speeds that are estimates")]
+    assert ("w could run on A100-80GB-PCIE (all cloud) (A100-80GB-PCIE measured itself: relative to the reference GPU H200-SXM, "
             "whose speed is an estimate); H200-SXM lies outside the range of the measured GPUs the fit was made on") in said
     assert "A100-80GB-PCIE lies outside" not in said
     notes = p.break_even.loc[p.break_even["cloud_offer"] == "aws:us-east-1:x1pcie:on_demand", "note"].tolist()
