@@ -18,6 +18,7 @@ from planner.reports.tables import (
     check_not_an_input,
     csv_text,
     files_planned_from,
+    plan_start,
     plan_to_csv,
     plan_to_json,
     require_plan,
@@ -45,13 +46,16 @@ def write_plan_files(plan: Plan, out_dir: str | Path, start: str | date | None =
     out_dir = check_plan_folder(out_dir, option)
     check_not_an_input([(f"{option} {Path(given) / name}" if option else str(Path(given) / name), out_dir / name)
                         for name in OUT_FILES], files_planned_from(plan))
+    # the workbook and FOCUS date their months even without a start (default: next month): one month 1 for both, where
+    # each reading the clock for it gave them two months when the set was written across the turn of a month
+    dated = plan_start(start, plan.scenario)
     contents = {
         "plan.json": plan_to_json(plan, start=start),
         "fleet.csv": plan_to_csv(plan, table="fleet"),
         "monthly.csv": plan_to_csv(plan, table="monthly", start=start),
         "excluded_offers.csv": plan_to_csv(plan, table="excluded_offers"),
-        "plan.xlsx": plan_to_excel(plan, start=start),
-        "focus.csv": csv_text(plan_to_focus(plan, start=start)),
+        "plan.xlsx": plan_to_excel(plan, start=dated),
+        "focus.csv": csv_text(plan_to_focus(plan, start=dated)),
         "summary.md": plan_to_markdown(plan, start=start),
     }
     write_folder_atomic(out_dir, contents)
