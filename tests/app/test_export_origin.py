@@ -11,8 +11,8 @@ import pytest
 
 from fleetplan_dashboard import exports
 from planner import load_scenario
-from planner.catalog.prices import utc_today
 from planner.scenario import load_scenario_text
+from tests.planner.test_cli_prices_sides_and_ages import freeze_today
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -23,14 +23,17 @@ ROOT = Path(__file__).resolve().parents[2]
     "x\u2028profile_slots: 1\u2029#.yaml",   # YAML's own line and paragraph separators
     "x\x85profile_slots: 1\n#.yaml",         # and NEL
 ])
-def test_an_origin_with_line_breaks_stays_in_its_comment(origin):
+def test_an_origin_with_line_breaks_stays_in_its_comment(origin, monkeypatch):
+    # the comment's date is read from a frozen clock: the expected one, read after the export, was a day later when
+    # the run crossed midnight UTC between the two
+    freeze_today(monkeypatch)   # 2026-12-07
     s = load_scenario(ROOT / "scenarios" / "entry.yaml")
     assert s.profile_slots is None
     text = exports.scenario_yaml(s, origin)
     assert load_scenario_text(text) == s
     # one comment line (no schema line: its relative path leads nowhere from a download), then the first field
     lines = text.splitlines()
-    assert lines[0].startswith("# Exported from x") and lines[0].endswith(f"#.yaml on {utc_today().isoformat()} (UTC).")
+    assert lines[0].startswith("# Exported from x") and lines[0].endswith("#.yaml on 2026-12-07 (UTC).")
     assert lines[1].startswith("name: ")
 
 

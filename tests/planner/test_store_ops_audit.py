@@ -62,6 +62,9 @@ def test_a_store_replacing_a_damaged_one_goes_on_after_its_ids_and_a_pin_of_an_o
         assert refresh_at(monkeypatch, store, price).exit_code == 0
     assert plan_pinned(tmp_path, store, 1).exit_code == 0
     os.truncate(store, 10_000)   # a copy cut short: its first two 4096-byte pages whole (the snapshots table is page 2)
+    # the replacement is stamped on a frozen clock: the date expected, read after the refresh and a plan, was a day
+    # later when the run crossed midnight UTC between them
+    monkeypatch.setattr(store_module, "_now_text", lambda: "2026-12-07T23:59:59+00:00")
     result = refresh_at(monkeypatch, store, 3.00)
     assert result.exit_code == 0, result.output
     said = flat(result.stderr)
@@ -69,8 +72,7 @@ def test_a_store_replacing_a_damaged_one_goes_on_after_its_ids_and_a_pin_of_an_o
     (aside,) = store.parent.glob("pin.sqlite.bad-*")
     planned = plan_pinned(tmp_path, store, 1)
     assert planned.exit_code == 2, planned.output
-    today = time.strftime("%Y-%m-%d", time.gmtime())
-    assert (f"prices.snapshot: snapshot #1 is not in this store {store}: the store that held it was replaced on {today} "
+    assert (f"prices.snapshot: snapshot #1 is not in this store {store}: the store that held it was replaced on 2026-12-07 "
             f"after damage (the damaged store was moved aside to {aside.name}), and this one's snapshots start at #3; "
             f"it holds snapshot 3") in flat(planned.stderr)
     assert plan_pinned(tmp_path, store, 3).exit_code == 0

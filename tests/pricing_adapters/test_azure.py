@@ -31,6 +31,7 @@ from pricing_adapters.refresh import get_source, refresh
 from pricing_adapters.schema import validate_offers
 from pricing_adapters.snapshot import load_snapshot
 from pricing_adapters.store import PriceStore
+from tests.planner.test_price_dates_in_utc import NOW, fixed_clock
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "azure"
 BASE = "https://prices.azure.com/api/retail/prices"
@@ -136,7 +137,10 @@ def test_three_pages_joined_via_next_page_link(retail):
     assert steps[-1] == ("azure regions", 1, 1)
 
 
-def test_reference_values_nc24ads_a100_v4_and_nd96asr_v4_in_eastus(retail):
+def test_reference_values_nc24ads_a100_v4_and_nd96asr_v4_in_eastus(retail, monkeypatch):
+    # the fetch reads a frozen clock: the date expected, read after the fetch, was a day later when the run crossed
+    # midnight UTC between the two
+    monkeypatch.setattr(az, "datetime", fixed_clock(NOW)[1])   # 2026-12-06 03:00 UTC
     df = AzurePriceSource(http=httpx.Client()).fetch(["eastus"])
     nc = _row(df, "eastus", "Standard_NC24ads_A100_v4", "on_demand")
     assert nc.hourly_price == 3.673 and nc.currency == "USD"
@@ -145,7 +149,7 @@ def test_reference_values_nc24ads_a100_v4_and_nd96asr_v4_in_eastus(retail):
     assert nd.hourly_price == 27.197
     assert (nd.gpu, nd.gpu_count, nd.gpu_memory_gb, nd.vcpus, nd.memory_gb) == ("A100-40GB-SXM", 8, 40, 96, 900)
     assert nd.offer_id == "azure:eastus:Standard_ND96asr_v4:on_demand"
-    assert nd.as_of == datetime.now(timezone.utc).date().isoformat()  # the fetch date
+    assert nd.as_of == "2026-12-06"                                    # the fetch date (UTC)
     assert nd.note.endswith("effectiveStartDate 2026-06-01")           # the item's, kept in the note
     assert nd.term_months == 0 and nd.upfront_price == 0
 
