@@ -5,7 +5,7 @@ price.
 
 Oracle: industrial.yaml's plan rents aws p4d.24xlarge spot, whose packaged snapshot row has no date, and buys
 a100-80gb-pcie cards, whose catalog price is dated 2026-03-20 (more than 180 days before the clock of these tests,
-December 2026); each share is that row's fleet cost over the plan's total, worked out here from the plan's fleet
+frozen on 2026-12-07); each share is that row's fleet cost over the plan's total, worked out here from the plan's fleet
 table."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from fleetplan_dashboard import tables
 from planner import load_scenario, plan
+from tests.planner.test_cli_prices_sides_and_ages import freeze_today
 
 ROOT = Path(__file__).resolve().parents[2]
 INDUSTRIAL = ROOT / "scenarios" / "industrial.yaml"
@@ -25,7 +26,10 @@ def _pct(share: float) -> str:
     return f"{share * 100:.1f} %"
 
 
-def test_the_banner_says_the_shares_of_the_total_on_undated_and_stale_prices(fresh_cache):
+def test_the_banner_says_the_shares_of_the_total_on_undated_and_stale_prices(fresh_cache, monkeypatch):
+    # the clock frozen on 2026-12-07: the azure prices of 2026-06-18 in industrial.yaml's offers are 172 days old, not
+    # stale; on the real clock they are from 2026-12-16 on, and the banner then counts 2 stale prices
+    freeze_today(monkeypatch)
     p = plan(load_scenario(INDUSTRIAL), baselines=False)
     fleet = p.fleet.set_index("unit_id")["cost"]
     undated = fleet["aws:us-east-1:p4d.24xlarge:spot"] / p.total

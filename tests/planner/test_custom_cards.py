@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from planner import load_scenario, plan
 from planner.cli import app
 from planner.errors import ScenarioError
+from tests.planner.test_cli_prices_sides_and_ages import freeze_today
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "worked-example.yaml"
@@ -87,7 +88,10 @@ def test_custom_cards_can_be_owned_and_required():
     assert p.fleet.set_index("sku").loc["my-a5000", "units"] == 3
 
 
-def test_the_plan_names_the_scenario_as_the_source_of_the_price():
+def test_the_plan_names_the_scenario_as_the_source_of_the_price(monkeypatch):
+    # on a frozen 2026-12-07 the example's AWS price of 2026-07-20 is 140 days old, not stale; on the real clock it
+    # is from 2027-01-17 on, and the plan's warnings then name it
+    freeze_today(monkeypatch)
     p = plan(load_scenario(example_with({"my-a5000": QUOTE})), baselines=False)
     row = p.offers.set_index("sku").loc["my-a5000"]
     assert row["source"] == "scenario custom_cards: reseller quote 2026-11" and row["as_of"] == ""

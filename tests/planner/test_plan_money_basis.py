@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 from planner import plan
 from planner.cli import app
 from planner.reports import plan_to_excel
+from tests.planner.test_cli_prices_sides_and_ages import freeze_today
 
 ROOT = Path(__file__).resolve().parents[2]
 INDUSTRIAL = ROOT / "scenarios" / "industrial.yaml"
@@ -141,7 +142,8 @@ def test_the_cost_by_category_title_is_one_line_over_its_narrow_table():
     assert len(lines[at + 1]) >= len(title) and lines[at + 1].startswith("┏") and "capex" in lines[at + 4]
 
 
-def test_the_first_line_names_the_totals_discount_rate_on_one_line():
+def test_the_first_line_names_the_totals_discount_rate_on_one_line(monkeypatch):
+    freeze_today(monkeypatch)   # 2026-12-07: the snapshot's AWS prices of 2026-07-20 are not yet stale (from 2027-01-17)
     # industrial.yaml discounts at 8 %/year, startup-hybrid.yaml at 0: the first line said "(present value)" alone,
     # where every table title below it named the rate; it stays one line when piped (160 columns wrapped it)
     industrial = CliRunner().invoke(app, ["plan", str(INDUSTRIAL), "--no-decisions"]).stdout.splitlines()[0]

@@ -10,7 +10,7 @@ hourly price, 730.00 USD on snapshot #1 and 1,460.00 USD on #2.
 import json
 import re
 import sqlite3
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 
 import pandas as pd
 import pytest
@@ -216,7 +216,10 @@ def test_a_pinned_snapshot_without_a_usable_offer_is_an_error_not_the_packaged_p
     assert g5_price(price_table("store", store, 2)[0]) == 2.00   # the snapshot after it is whole
 
 
-def test_the_cli_line_and_the_summary_say_the_snapshot_is_pinned(tmp_path, store):
+def test_the_cli_line_and_the_summary_say_the_snapshot_is_pinned(tmp_path, store, monkeypatch):
+    # on a frozen 2026-12-07 the price of 2026-07-20 is not stale; on the real clock it is from 2027-01-17 on, and the
+    # lines then name it as such
+    monkeypatch.setattr("pricing_adapters.shown.utc_today", lambda: date(2026, 12, 7))
     # review 2026-12-06: the CLI's first line said "prices: store", the summary had no prices.snapshot row
     lines = {}
     for pin in (1, None):
