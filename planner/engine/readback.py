@@ -14,7 +14,7 @@ import pandas as pd
 
 from planner import catalog
 from planner.catalog.gpus import QUOTED_SOURCES
-from planner.catalog.prices import undated_and_stale
+from planner.catalog.prices import undated_and_stale, utc_today
 from planner.engine.columns import column_rows
 from planner.engine.dispatch import settle_dispatch
 from planner.engine.inputs import Inputs
@@ -724,7 +724,10 @@ def prices_used(inp: Inputs, used_unit_ids=None, costs=None, total: float | None
     rows = np.arange(len(inp.units)) if used_unit_ids is None else unit_rows(inp, used_unit_ids)
     # the columns date_report reads, at the used rows: selecting rows of the whole units table costs more
     columns = {c: inp.col(c)[rows] for c in DATED_COLUMNS}
-    report = catalog.date_report(columns)
+    # one reading of the clock for the stale count and the stale prices' share of the total: each read it, so a plan
+    # made across midnight could count a price stale in one and not in the other
+    today = utc_today()
+    report = catalog.date_report(columns, today)
     provenance = inp.prices
     requested = provenance.get("requested_source")
     source = provenance.get("source", requested)
@@ -744,7 +747,7 @@ def prices_used(inp: Inputs, used_unit_ids=None, costs=None, total: float | None
     out.update(dates_by_kind(columns))
     if costs is not None and total is not None:
         cost = np.asarray(costs, dtype=float)
-        for kind, flags in zip(("undated", "stale"), undated_and_stale(columns)):
+        for kind, flags in zip(("undated", "stale"), undated_and_stale(columns, today)):
             part = float(cost[np.asarray(flags, dtype=bool)].sum())
             out[f"{kind}_cost"] = part
             # over a total below 0 (owned cards sold for more than the plan costs) a cost reads as a negative share
