@@ -18,6 +18,7 @@ from planner.reports.tables import (
     check_not_an_input,
     csv_text,
     files_planned_from,
+    generated_at,
     plan_start,
     plan_to_csv,
     plan_to_json,
@@ -46,9 +47,10 @@ def write_plan_files(plan: Plan, out_dir: str | Path, start: str | date | None =
     out_dir = check_plan_folder(out_dir, option)
     check_not_an_input([(f"{option} {Path(given) / name}" if option else str(Path(given) / name), out_dir / name)
                         for name in OUT_FILES], files_planned_from(plan))
-    # the workbook and FOCUS date their months even without a start (default: next month): one month 1 for both, where
-    # each reading the clock for it gave them two months when the set was written across the turn of a month
-    dated = plan_start(start, plan.scenario)
+    # the workbook and FOCUS date their months even without a start (default: the month after the plan's generated_at,
+    # which stamps every file): each reading the clock for it gave them two months when the set was written across the
+    # turn of a month
+    dated = plan_start(start, plan.scenario, today=date.fromisoformat(generated_at(plan)[:10]))
     contents = {
         "plan.json": plan_to_json(plan, start=start),
         "fleet.csv": plan_to_csv(plan, table="fleet"),

@@ -1,6 +1,7 @@
 """`fleetplan plan --out DIR` without --start dates the workbook's and FOCUS's months from one month 1, the month after
 today (UTC): each file read the clock for it, so a set written across the turn of a month (23:59:59 on 31 December,
-then 00:00:00 on 1 January) dated the workbook from January 2027 and FOCUS from February 2027.
+then 00:00:00 on 1 January) dated the workbook from January 2027 and FOCUS from February 2027. Month 1 is the month
+after the plan's `generated_at`, the time every file of the set is stamped with.
 
 The clock here is planner.reports.tables' (plan_start's default and the plan's generated_at), made to tick one second
 at each read from 2026-12-31 23:59:58 UTC: the first reads see 31 December (month 1: January 2027), a third one
@@ -44,3 +45,5 @@ def test_the_workbook_and_focus_of_one_out_set_start_in_the_same_month(tmp_path,
     with (tmp_path / "out" / "focus.csv").open(newline="") as fh:
         starts = {row["ChargePeriodStart"] for row in csv.DictReader(fh)}
     assert min(starts) == "2027-01-01T00:00:00Z"
+    summary = {row[0]: row[1] for row in load_workbook(tmp_path / "out" / "plan.xlsx")["summary"].iter_rows(values_only=True)}
+    assert (summary["generated_at"], summary["plan_start"]) == ("2026-12-31T23:59:58Z", "2027-01-01")
