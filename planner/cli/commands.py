@@ -833,7 +833,8 @@ def offers(
         tariff_given = getattr(ctx.get_parameter_source("electricity"), "name", "DEFAULT") != "DEFAULT"
         table, warnings = offers_table(OfferFilter(
             gpu=gpu, min_memory_gb=min_memory, providers=tuple(provider), regions=tuple(region),
-            options=tuple(option), max_usd_per_gpu_hour=None if max_price is None else to_usd(max_price)),
+            options=tuple(option), max_usd_per_gpu_hour=None if max_price is None else to_usd(max_price),
+            max_price_currency=code),
             fx_to_usd=rates, electricity_usd_per_kwh=to_usd(electricity) if tariff_given else electricity, pue=pue)
     except PlannerError as exc:
         fail(exc)

@@ -39,6 +39,9 @@ class OfferFilter:
     regions: tuple[str, ...] = ()
     options: tuple[str, ...] = ()
     max_usd_per_gpu_hour: float | None = None
+    # the currency the cap was given in (`offers --currency EUR --max-price 3`: 3 EUR, held as its USD above), which
+    # the warnings about what the cap leaves out name
+    max_price_currency: str = "USD"
 
 
 def _check_choices(values: tuple[str, ...], allowed: tuple[str, ...], flag: str) -> None:
@@ -145,13 +148,14 @@ def offers_table(f: OfferFilter, fx_to_usd: dict[str, float], electricity_usd_pe
         elif f.max_usd_per_gpu_hour is None:
             warnings.append(f"{skus} priced in {cur}: pass --fx {cur}=<USD per 1 {cur}> to compare")
         else:
-            warnings.append(f"{skus} priced in {cur} left out: --max-price compares USD and there is no USD rate "
-                            f"for {cur}; pass --fx {cur}=<USD per 1 {cur}> (in a scenario: fx) to include them")
+            warnings.append(f"{skus} priced in {cur} left out: --max-price compares {f.max_price_currency} per "
+                            f"GPU-hour and there is no rate for {cur}; pass --fx {cur}=<USD per 1 {cur}> (in a "
+                            f"scenario: fx) to include them")
     if f.max_usd_per_gpu_hour is not None:   # a USD price but no GPU count: no per-GPU price to cap
         uncounted = uncapped[uncapped["usd_per_hour"].notna() & uncapped["usd_per_gpu_hour"].isna()]
         if len(uncounted):
             warnings.append(f"{counted(len(uncounted), 'offer')} with an unknown gpu_count left "
-                            f"out ({_first_skus(uncounted)}): --max-price compares USD per GPU-hour")
+                            f"out ({_first_skus(uncounted)}): --max-price compares {f.max_price_currency} per GPU-hour")
     if f.min_memory_gb is not None:   # memory not known: no figure to hold to --min-memory (Inferentia, V620 …)
         unsized = apply_filter(priced, replace(f, min_memory_gb=None, max_usd_per_gpu_hour=None))
         unsized = unsized[unsized["gpu_memory_gb"].isna()]

@@ -1,0 +1,65 @@
+"""Findings of a FinOps audit of `fleetplan offers` (2026-12, at 007245e): --max-price's warnings said "compares USD"
+under --currency EUR, where the cap is in EUR; `--provider aws --region eastus` printed "0 offers" without a word
+that eastus is an Azure region; converted prices carried float noise into CSV and JSON (20.201028800000003); and
+`--gpu V710 --limit 2` was titled "the cheapest 2 of 35 offers" though no V710 offer has a per-GPU price.
+
+Facts used, read from the packaged snapshot's own rows (pricing_adapters/snapshots/*.csv, by the csv module here):
+eastus is in azure.csv only and us-east-1 in aws.csv only; the 35 V710 rows all have an empty gpu_count; azure
+eastus has 72 rows, 33 of them with an empty gpu_count; the rows of eastus and us-east-1 with gpu_memory_gb ≥ 80 and
+an empty gpu_count are 27; aws p4d.24xlarge on demand (8 GPUs) is 21.957642 USD an hour in us-east-1 and 21.95764
+in us-east-2; azure eastus2 Standard_NCC40ads_H100_v5 spot is 1.745 USD for 1 GPU. By hand, at --fx USD=0.92:
+21.95764 × 0.92 = 20.2010288 EUR, to six decimals 20.201029, and per GPU 20.2010288 / 8 = 2.5251286, 2.525129;
+1.745 × 0.92 = 1.6054 EUR. The card rtx-3060-12gb is priced in CNY (planner/data/onprem_cards.csv).
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from planner.cli import app
+
+SNAPSHOTS = Path(__file__).resolve().parents[2] / "pricing_adapters" / "snapshots"
+
+
+def snapshot_rows() -> list[dict]:
+    return [row for name in ("aws.csv", "azure.csv") for row in csv.DictReader((SNAPSHOTS / name).open(newline=""))]
+
+
+def run(*args: str):
+    result = CliRunner().invoke(app, ["offers", *args])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def said(result) -> str:
+    return " ".join(result.stderr.split())
+
+
+def title(result) -> str:
+    return result.stdout.splitlines()[0].strip()
+
+
+# --- 1. --max-price's warnings name the currency the cap is in --------------------------------------------
+
+def test_max_price_in_eur_says_it_compares_eur_per_gpu_hour_for_the_offers_with_no_gpu_count():
+    uncounted = [r for r in snapshot_rows() if r["region"] in ("eastus", "us-east-1") and r["gpu_memory_gb"]
+                 and float(r["gpu_memory_gb"]) >= 80 and not r["gpu_count"]]
+    assert len(uncounted) == 27
+    text = said(run("--min-memory", "80", "--region", "eastus", "--region", "us-east-1", "--currency", "EUR",
+                    "--fx", "USD=0.92", "--max-price", "3"))
+    assert "warning: 27 offers with an unknown gpu_count left out (" in text
+    assert "--max-price compares EUR per GPU-hour" in text and "compares USD" not in text
+
+
+def test_max_price_in_usd_still_says_usd():
+    text = said(run("--min-memory", "80", "--region", "eastus", "--max-price", "3"))
+    assert "--max-price compares USD per GPU-hour" in text
+
+
+def test_max_price_in_eur_says_it_compares_eur_for_a_card_priced_in_cny_with_no_rate():
+    text = said(run("--provider", "onprem", "--currency", "EUR", "--fx", "USD=0.92", "--max-price", "100"))
+    assert ("rtx-3060-12gb priced in CNY left out: --max-price compares EUR per GPU-hour and there is no rate for "
+            "CNY; pass --fx CNY=<USD per 1 CNY>") in text
