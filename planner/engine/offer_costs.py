@@ -18,7 +18,7 @@ from planner import catalog
 from planner.engine.schedule import SiteCosts, owned_cost_per_hour
 from planner.errors import PlannerError
 from planner.scenario.model import DEFAULT_ELECTRICITY_PER_KWH, DEFAULT_PUE
-from planner.text import counted, plural, shortened
+from planner.text import counted, plural, series, shortened
 from pricing_adapters import registry
 from pricing_adapters.schema import PURCHASE_OPTIONS, effective_hourly
 
@@ -156,6 +156,7 @@ def offers_table(f: OfferFilter, fx_to_usd: dict[str, float], electricity_usd_pe
         if len(uncounted):
             warnings.append(f"{counted(len(uncounted), 'offer')} with an unknown gpu_count left "
                             f"out ({_first_skus(uncounted)}): --max-price compares {f.max_price_currency} per GPU-hour")
+    warnings += _regions_of_other_providers(priced, f)
     if f.min_memory_gb is not None:   # memory not known: no figure to hold to --min-memory (Inferentia, V620 …)
         unsized = apply_filter(priced, replace(f, min_memory_gb=None, max_usd_per_gpu_hour=None))
         unsized = unsized[unsized["gpu_memory_gb"].isna()]
@@ -168,6 +169,37 @@ def offers_table(f: OfferFilter, fx_to_usd: dict[str, float], electricity_usd_pe
                         f"price in the catalog; {UNPRICED_CARDS_REMEDY}")
     view = view.sort_values(["usd_per_gpu_hour", "offer_id"], na_position="last", kind="mergesort")
     return view[VIEW_COLUMNS].reset_index(drop=True), warnings
+
+
+def _regions_of_other_providers(offers: pd.DataFrame, f: OfferFilter) -> list[str]:
+    """A warning naming each --region in which no cloud --provider given has an offer, and the provider(s) of every
+    --region given, from `offers` (the view's rows, unfiltered): `--provider aws --region eastus` printed "0 offers"
+    without a word that eastus is an Azure region. [] where every region has an offer of a provider given, or no cloud
+    provider is given (on-prem cards pass any --region)."""
+    cloud = [p for p in dict.fromkeys(f.providers) if p != registry.ONPREM]
+    if not cloud or not f.regions:
+        return []
+    regions = list(dict.fromkeys(f.regions))
+    owners = {r: sorted(set(offers.loc[offers["region"] == r, "provider"])) for r in regions}
+    missed = [r for r in regions if not set(owners[r]) & set(cloud)]
+    if not missed:
+        return []
+    label = {p.name: p.label for p in registry.providers()}
+
+    def whose(region: str) -> str:
+        if owners[region] == [registry.ONPREM]:
+            return "the on-prem cards' region"
+        names = [label.get(p, p) for p in owners[region]]
+        if len(names) > 1:
+            return f"a region of {series(names)}"
+        return f"{'an' if names[0][:1] in 'AEIOU' else 'a'} {names[0]} region"   # an AWS, an Azure region
+
+    kept = [r for r in regions if r not in missed]
+    onprem = " (on-prem cards pass any --region)" if registry.ONPREM in f.providers else ""
+    so = (f"only the offers in {series(kept)} are shown{onprem}" if kept
+          else f"the two filters together match no {'cloud ' if onprem else ''}offer{onprem}")
+    return [f"no offer of --provider {series(cloud, 'or')} is in --region {series(missed, 'or')}: "
+            f"{series(f'{r} is {whose(r)}' for r in regions)}, so {so}"]
 
 
 CARD_FACTS = ["life_years", "maintenance_rate_per_year", "idle_watts", "busy_watts"]   # what offers_in_usd reads

@@ -15,8 +15,10 @@ in us-east-2; azure eastus2 Standard_NCC40ads_H100_v5 spot is 1.745 USD for 1 GP
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from planner.cli import app
@@ -63,3 +65,45 @@ def test_max_price_in_eur_says_it_compares_eur_for_a_card_priced_in_cny_with_no_
     text = said(run("--provider", "onprem", "--currency", "EUR", "--fx", "USD=0.92", "--max-price", "100"))
     assert ("rtx-3060-12gb priced in CNY left out: --max-price compares EUR per GPU-hour and there is no rate for "
             "CNY; pass --fx CNY=<USD per 1 CNY>") in text
+
+
+# --- 2. a region of another provider than the one asked for -----------------------------------------------
+
+def test_the_regions_are_each_of_one_provider_in_the_snapshot():
+    owners = {}
+    for r in snapshot_rows():
+        owners.setdefault(r["region"], set()).add(r["provider"])
+    assert owners["eastus"] == {"azure"} and owners["us-east-1"] == {"aws"}
+
+
+@pytest.mark.parametrize("fmt", ["table", "csv", "json"])
+def test_aws_in_eastus_says_eastus_is_an_azure_region_and_matches_nothing(fmt):
+    result = run("--provider", "aws", "--region", "eastus", "--format", fmt)
+    assert ("warning: no offer of --provider aws is in --region eastus: eastus is an Azure region, so the two "
+            "filters together match no offer") in said(result)
+    if fmt == "csv":
+        assert len(result.stdout.splitlines()) == 1   # the header only, as before
+    elif fmt == "json":
+        assert json.loads(result.stdout) == []
+    else:
+        assert "0 offers (USD)" in result.stdout
+
+
+def test_one_region_of_another_provider_beside_one_of_its_own_is_named_with_both_providers():
+    result = run("--provider", "azure", "--region", "eastus", "--region", "us-east-1", "--format", "json")
+    assert {r["region"] for r in json.loads(result.stdout)} == {"eastus"}
+    assert ("warning: no offer of --provider azure is in --region us-east-1: eastus is an Azure region and us-east-1 "
+            "is an AWS region, so only the offers in eastus are shown") in said(result)
+
+
+def test_with_onprem_given_too_the_warning_says_the_cards_are_still_shown():
+    result = run("--provider", "aws", "--provider", "onprem", "--region", "eastus", "--format", "json")
+    assert {r["provider"] for r in json.loads(result.stdout)} == {"onprem"}
+    assert ("eastus is an Azure region, so the two filters together match no cloud offer (on-prem cards pass any "
+            "--region)") in said(result)
+
+
+@pytest.mark.parametrize("args", [["--provider", "aws", "--region", "us-east-1"], ["--region", "eastus"],
+                                  ["--provider", "onprem", "--region", "eastus"]])
+def test_no_such_warning_where_each_region_has_offers_of_a_provider_given(args):
+    assert "no offer of --provider" not in said(run(*args, "--format", "csv"))
