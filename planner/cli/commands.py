@@ -812,13 +812,14 @@ def offers(
     zone and the note itself too (an undated price's as_of empty), but not a price's source: a cloud price's is in
     the packaged snapshot (pricing_adapters/snapshots/), a card's in planner/data/onprem_cards.csv.
     --currency EUR --fx EUR=1.087 (USD per EUR) or --fx USD=0.92 (EUR per USD, as a scenario's fx says it) shows
-    the prices in EUR, the rate read back in the title and under the table (in csv and json, each note:
+    the prices in EUR (in csv and json to six decimals), the rate read back in the title and under the table (in
+    csv and json, each note:
     "1 USD = 0.92 EUR (--fx USD=0.92)"); --max-price and --electricity are then in EUR too (the default electricity,
     0.12 USD a kWh, at that rate).
     On a terminal too narrow for the table, the headers are short and as_of, note, gpu_memory_gb, usd_per_hour
     are left out as needed (a line under the table names them).
     """
-    from planner.cli.offers_table import UNDATED, caveated, in_currency, offers_narrower, rate_note
+    from planner.cli.offers_table import CONVERTED_DECIMALS, UNDATED, caveated, in_currency, offers_narrower, rate_note
     from planner.engine.offer_costs import OfferFilter, offers_table
 
     skip_teardown()
@@ -858,7 +859,7 @@ def offers(
         table = _whole_counts(table, fmt)
         if rate:   # the file's only words: each row says what its prices are
             table = table.assign(note=[f"{n} | {rate}" if n else rate for n in table["note"]])
-    table = in_currency(table, shown_rate)
+    table = in_currency(table, shown_rate, decimals=None if fmt is Format.table else CONVERTED_DECIMALS)
     # "15 offers" under --limit 15 hid that 1,906 matched: the cheapest 15 of them, said so
     shown = (f"the cheapest {len(table):,} of {matched:,} offers" if len(table) < matched
              else counted(len(table), "offer"))

@@ -158,11 +158,22 @@ def rate_note(rate: ShownRate, default_electricity_usd: float | None = None) -> 
     return note
 
 
-def in_currency(table: pd.DataFrame, rate: ShownRate | None) -> pd.DataFrame:
-    """The offers `table` with its USD price columns as `rate.currency` ones (ShownRate.from_usd), the columns renamed
-    (price_columns); `table` itself for no rate (USD)."""
+# The decimals a converted price keeps in CSV and JSON: a product of binary floats wrote 21.95764 × 0.92 as
+# 20.201028800000003. Six are the finest the packaged snapshot writes a USD price to (21.957642, 0.143517), so a
+# converted price is resolved as finely as any source price; what rounding moves, under 0.0000005 an hour, is far
+# below what the rate's own digits leave open (0.92 is 0.915-0.925: ±0.5 %). The USD prices are never rounded, nor
+# the table's figures: drawn to four decimals, a product rounded twice would draw 3.76855 (4.09625 × 0.92) as 3.7685.
+CONVERTED_DECIMALS = 6
+
+
+def in_currency(table: pd.DataFrame, rate: ShownRate | None, decimals: int | None = None) -> pd.DataFrame:
+    """The offers `table` with its USD price columns as `rate.currency` ones (ShownRate.from_usd, rounded to
+    `decimals` if given: CONVERTED_DECIMALS for CSV and JSON), the columns renamed (price_columns); `table` itself
+    for no rate (USD)."""
     if rate is None or rate.currency == "USD":
         return table
     usd = price_columns("USD")
     converted = table.assign(**{col: rate.from_usd(table[col]) for col in usd})
+    if decimals is not None:
+        converted = converted.round(dict.fromkeys(usd, decimals))
     return converted.rename(columns=dict(zip(usd, price_columns(rate.currency))))

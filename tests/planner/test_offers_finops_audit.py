@@ -15,6 +15,7 @@ in us-east-2; azure eastus2 Standard_NCC40ads_H100_v5 spot is 1.745 USD for 1 GP
 from __future__ import annotations
 
 import csv
+import io
 import json
 from pathlib import Path
 
@@ -107,3 +108,32 @@ def test_with_onprem_given_too_the_warning_says_the_cards_are_still_shown():
                                   ["--provider", "onprem", "--region", "eastus"]])
 def test_no_such_warning_where_each_region_has_offers_of_a_provider_given(args):
     assert "no offer of --provider" not in said(run(*args, "--format", "csv"))
+
+
+# --- 3. converted prices without float noise, USD ones as they are -----------------------------------------
+
+def test_converted_csv_prices_are_the_products_to_six_decimals():
+    rows = list(csv.DictReader(io.StringIO(run("--currency", "EUR", "--fx", "USD=0.92", "--format", "csv").stdout)))
+    (p4d,) = [r for r in rows if r["sku"] == "p4d.24xlarge" and r["region"] == "us-east-2"
+              and r["purchase_option"] == "on_demand"]
+    assert (p4d["eur_per_hour"], p4d["eur_per_gpu_hour"]) == ("20.201029", "2.525129")
+    (h100,) = [r for r in rows if r["sku"] == "Standard_NCC40ads_H100_v5" and r["region"] == "eastus2"
+               and r["purchase_option"] == "spot"]
+    assert (h100["eur_per_hour"], h100["eur_per_gpu_hour"]) == ("1.6054", "1.6054")
+    decimals = [len(cell.partition(".")[2]) for r in rows for cell in (r["eur_per_hour"], r["eur_per_gpu_hour"])]
+    assert max(decimals) <= 6
+
+
+def test_converted_json_prices_are_rounded_too():
+    rows = json.loads(run("--gpu", "A100-40GB-SXM", "--provider", "aws", "--region", "us-east-2", "--currency", "EUR",
+                          "--fx", "USD=0.92", "--format", "json").stdout)
+    (p4d,) = [r for r in rows if r["sku"] == "p4d.24xlarge" and r["purchase_option"] == "on_demand"]
+    assert (p4d["eur_per_hour"], p4d["eur_per_gpu_hour"]) == (20.201029, 2.525129)
+
+
+def test_usd_prices_are_not_rounded():
+    rows = list(csv.DictReader(io.StringIO(run("--gpu", "A100-40GB-SXM", "--provider", "aws", "--region", "us-east-1",
+                                               "--format", "csv").stdout)))
+    (p4d,) = [r for r in rows if r["sku"] == "p4d.24xlarge" and r["purchase_option"] == "on_demand"]
+    # us-east-1's p4d is 21.957642 USD an hour: per GPU 21.957642 / 8 = 2.74470525, its eight decimals kept
+    assert (p4d["usd_per_hour"], p4d["usd_per_gpu_hour"]) == ("21.957642", "2.74470525")
