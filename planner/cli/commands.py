@@ -846,6 +846,7 @@ def offers(
     matched = len(table)
     if limit is not None:
         table = table.head(limit)
+    unpriced = int(table["usd_per_gpu_hour"].isna().sum())   # the rows shown with no per-GPU price (sorted last)
     # what a price leaves unsaid, first in its note: a catalog price that is a lower bound, an undated price
     table = caveated(table, _catalog_leaves_out(), _catalog_boards())
     # the rate read back ("1 USD = 0.92 EUR (--fx USD=0.92)"): one given the wrong way round shows
@@ -860,9 +861,7 @@ def offers(
         if rate:   # the file's only words: each row says what its prices are
             table = table.assign(note=[f"{n} | {rate}" if n else rate for n in table["note"]])
     table = in_currency(table, shown_rate, decimals=None if fmt is Format.table else CONVERTED_DECIMALS)
-    # "15 offers" under --limit 15 hid that 1,906 matched: the cheapest 15 of them, said so
-    shown = (f"the cheapest {len(table):,} of {matched:,} offers" if len(table) < matched
-             else counted(len(table), "offer"))
+    shown = _offers_title(len(table), matched, unpriced)
     # narrower than the table, the terminal gets short headers and fewer columns (planner/cli/offers_table.py)
     narrower = offers_narrower(table, code) if fmt is Format.table else None
     reading = f": {shown_rate.reading().partition(' (')[0]}" if shown_rate is not None else ""
@@ -871,6 +870,22 @@ def offers(
         _print_notes(notes)
     if rate and fmt is Format.table:
         _print_notes([rate], numbered=False)
+
+
+def _offers_title(shown: int, matched: int, unpriced: int) -> str:
+    """The title of `offers`' table, before its currency: `shown` of `matched` offers, `unpriced` of those shown with no
+    per-GPU price (gpu_count unknown: sorted after the priced ones). "15 offers" under --limit 15 hid that 1,906
+    matched: "the cheapest 15 of 1,906 offers"; but `--gpu V710 --limit 2` was titled "the cheapest 2 of 35 offers"
+    though no V710 offer has a per-GPU price to be cheapest by."""
+    if shown >= matched:
+        return counted(shown, "offer")
+    if not unpriced:
+        return f"the cheapest {shown:,} of {matched:,} offers"
+    if unpriced == shown:
+        return f"{shown:,} of {matched:,} offers, none with a per-GPU price"
+    # with any shown row unpriced, every priced row that matched is shown, first
+    return (f"{shown:,} of {matched:,} offers: the {shown - unpriced:,} with a per-GPU price, cheapest first, then "
+            f"{unpriced:,} of the {matched - shown + unpriced:,} without one")
 
 
 def _store_not_read() -> str | None:

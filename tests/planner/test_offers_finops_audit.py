@@ -137,3 +137,28 @@ def test_usd_prices_are_not_rounded():
     (p4d,) = [r for r in rows if r["sku"] == "p4d.24xlarge" and r["purchase_option"] == "on_demand"]
     # us-east-1's p4d is 21.957642 USD an hour: per GPU 21.957642 / 8 = 2.74470525, its eight decimals kept
     assert (p4d["usd_per_hour"], p4d["usd_per_gpu_hour"]) == ("21.957642", "2.74470525")
+
+
+# --- 4. the title says when the rows shown have no per-GPU price --------------------------------------------
+
+def test_v710_rows_have_no_gpu_count():
+    v710 = [r for r in snapshot_rows() if r["gpu"] == "V710"]
+    assert len(v710) == 35 and all(not r["gpu_count"] for r in v710)
+
+
+def test_a_limit_of_offers_with_no_per_gpu_price_is_not_called_the_cheapest():
+    assert title(run("--gpu", "V710", "--limit", "2")) == "2 of 35 offers, none with a per-GPU price (USD)"
+
+
+def test_a_limit_reaching_past_the_priced_offers_says_how_many_are_priced():
+    eastus = [r for r in snapshot_rows() if r["provider"] == "azure" and r["region"] == "eastus"]
+    unpriced = sum(not r["gpu_count"] for r in eastus)
+    assert (len(eastus), unpriced) == (72, 33)
+    result = run("--provider", "azure", "--region", "eastus", "--limit", "45")
+    assert title(result) == ("45 of 72 offers: the 39 with a per-GPU price, cheapest first, then 6 of the 33 without "
+                             "one (USD)")
+
+
+def test_a_limit_within_the_priced_offers_is_still_the_cheapest():
+    assert title(run("--provider", "azure", "--region", "eastus", "--limit", "3")) == "the cheapest 3 of 72 offers (USD)"
+    assert title(run("--gpu", "V710")) == "35 offers (USD)"
