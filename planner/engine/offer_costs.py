@@ -190,6 +190,8 @@ def _regions_of_other_providers(offers: pd.DataFrame, f: OfferFilter) -> list[st
         if owners[region] == [registry.ONPREM]:
             return "the on-prem cards' region"
         names = [label.get(p, p) for p in owners[region]]
+        if not names:   # a region no offer of the price data is in (a check of --region before refuses most)
+            return "a region with no offer"
         if len(names) > 1:
             return f"a region of {series(names)}"
         return f"{'an' if names[0][:1] in 'AEIOU' else 'a'} {names[0]} region"   # an AWS, an Azure region
