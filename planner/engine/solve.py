@@ -434,7 +434,7 @@ def _set_start(h: highspy.Highs, start: Start) -> None:
         pass
 
 
-# Run in place of CBC on Linux (_CbcDiesWithItsStarter): asks the kernel to SIGKILL this process when the
+# Run in place of CBC on Linux (_CbcStarter): asks the kernel to SIGKILL this process when the
 # thread that started it ends (PR_SET_PDEATHSIG = 1, which exec keeps), then becomes CBC. Without it a
 # planner killed outright (SIGKILL, the OOM killer) leaves its CBC solving on as an orphan, for minutes on a
 # large model. The planner's pid is checked after: had it died before the signal was set, no signal would
@@ -448,37 +448,53 @@ _CBC_LAUNCHER = ("import ctypes, os, signal, sys\n"
                  "os.execvp(sys.argv[2], sys.argv[2:])\n")
 
 
-class _CbcDiesWithItsStarter:
-    """In place of the `subprocess` module in pulp's coin_api: its Popen starts CBC through _CBC_LAUNCHER (a
-    Python started with -I -S: 0.022-0.026 s more per CBC solve of the worked example and startup-hybrid,
-    2026-12-03); everything else is subprocess's own, looked up at each use (so tests that replace
-    subprocess.Popen still reach CBC's start)."""
+class _CbcStarter:
+    """In place of the `subprocess` module in pulp's coin_api: its Popen notes the CBC process it starts as this
+    thread's (`_this_thread.cbc`, which _solve_cbc kills when its solve is interrupted) and, with `launcher`,
+    starts CBC through _CBC_LAUNCHER (a Python started with -I -S: 0.022-0.026 s more per CBC solve of the
+    worked example and startup-hybrid, 2026-12-03); everything else is subprocess's own, looked up at each use
+    (so tests that replace subprocess.Popen still reach CBC's start)."""
+
+    def __init__(self, launcher: bool):
+        self.launcher = launcher
 
     def __getattr__(self, name: str):
         return getattr(subprocess, name)
 
     def Popen(self, args, **kwargs):   # noqa: N802 — subprocess's name
         # -I: isolated (no current folder on sys.path, where a ctypes.py would run in the launcher; no
-        # PYTHON* variables, no user site); -S: no site packages
-        return subprocess.Popen([sys.executable, "-I", "-S", "-c", _CBC_LAUNCHER, str(os.getpid()), *args], **kwargs)
+        # PYTHON* variables, no user site); -S: no site packages. The launcher execs CBC: the pid stays CBC's.
+        if self.launcher:
+            args = [sys.executable, "-I", "-S", "-c", _CBC_LAUNCHER, str(os.getpid()), *args]
+        _this_thread.cbc = process = subprocess.Popen(args, **kwargs)
+        return process
 
 
-def _cbc_dies_with_its_starter() -> None:
-    """Where the kernel can tie a process to its starter (Linux), start pulp's CBC through _CBC_LAUNCHER;
-    once per process (pulp's coin_api module is changed in place)."""
+def _start_cbc_through_starter() -> None:
+    """Start pulp's CBC through _CbcStarter, through _CBC_LAUNCHER where the kernel can tie a process to its
+    starter (Linux); once per process (pulp's coin_api module is changed in place)."""
     from pulp.apis import coin_api
 
     # a Python that runs `-c` code (not a frozen app's binary, nor an embedding server's such as uWSGI)
     python = (bool(sys.executable) and not getattr(sys, "frozen", False)
               and os.path.basename(sys.executable).lower().startswith(("python", "pypy")))
-    if sys.platform.startswith("linux") and python and not isinstance(coin_api.subprocess, _CbcDiesWithItsStarter):
-        coin_api.subprocess = _CbcDiesWithItsStarter()
+    if not isinstance(coin_api.subprocess, _CbcStarter):
+        coin_api.subprocess = _CbcStarter(launcher=sys.platform.startswith("linux") and python)
+
+
+def _end_cbc() -> None:
+    """Kill the CBC process this thread's solve started, if it still runs, and reap it (no zombie). Only this
+    thread's: other threads may be running CBC solves of their own."""
+    process, _this_thread.cbc = getattr(_this_thread, "cbc", None), None
+    if process is not None:
+        process.kill()   # nothing sent once it was reaped (its pid may be another process's by then)
+        process.wait()
 
 
 def _solve_cbc(m: Model, time_limit: float | None) -> tuple[str, float | None]:
-    """Solve `m` with CBC through pulp (a subprocess that dies with the thread that started it, on Linux;
-    its output discarded)."""
-    _cbc_dies_with_its_starter()
+    """Solve `m` with CBC through pulp (a subprocess that dies with the thread that started it, on Linux, and is
+    killed when the solve is interrupted; its output discarded)."""
+    _start_cbc_through_starter()
     # The models hold a few dozen integers at most (cards, reservations) over a large LP: CBC's cut
     # generation costs 5× the solve there and branch and bound still proves the optimum without it. Not with
     # servers packed by pattern (model._define_patterns): 3-, 5-, 6- and 7-GPU jobs on 16-card servers over
@@ -493,6 +509,13 @@ def _solve_cbc(m: Model, time_limit: float | None) -> tuple[str, float | None]:
             m.prob.solve(cbc)
         except pulp.PulpSolverError as exc:   # CBC exited with an error, was killed, or wrote no solution
             raise SolverFailed("cbc", "highs", str(exc)) from None
+        except BaseException:
+            # Ctrl-C (KeyboardInterrupt), SIGTERM (Terminated) while pulp waits on CBC: CBC would solve on, minutes
+            # on a large model, until this process ends, with its folder removed under it
+            _end_cbc()
+            raise
+        finally:
+            _this_thread.cbc = None
     status = {1: "optimal", 2: "feasible", 0: "not_solved", -1: "infeasible", -2: "unbounded", -3: "not_solved"
               }.get(m.prob.sol_status, "not_solved")
     if status == "optimal" and pulp.LpStatus[m.prob.status] != "Optimal":
