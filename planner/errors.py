@@ -137,7 +137,8 @@ class SolverFailed(SolverError):
 
     def __init__(self, solver: str, other: str, detail: str):
         self.solver, self.other, self.detail = solver, other, detail
-        super().__init__(f"solver {solver} failed ({detail}); --solver {other} solves the same model")
+        # a library caller's argument and the CLI's flag (plan(), sweep(), add_decisions() raise it too)
+        super().__init__(f"solver {solver} failed ({detail}); solver={other!r} (--solver {other}) solves the same model")
 
     def __reduce__(self):   # pickled (a sweep's process pool) as it was made: its args hold only the message
         return type(self), (self.solver, self.other, self.detail)

@@ -66,8 +66,10 @@ def solve_inputs(inp: Inputs, solver: str, time_limit: float | TimeBudget | None
         # a model planned hour by hour is tens of times larger: its warning, lost with the plan, says why
         slow = next((w for w in inp.warnings if HOURS_ONE_BY_ONE in w), None)
         why = f"; the model has {len(inp.periods):,} periods because {slow}" if slow else ""
+        other = "highs" if solver == "cbc" else "cbc"   # named as plan() takes it and as the CLI does
         raise SolverError(f"{inp.label}: solver {solver} found no fleet{limit} ({solution.seconds:.1f} s) and did not "
-                          f"prove that none exists; allow more time or try the other solver (--solver cbc or highs){why}")
+                          f"prove that none exists; allow more time or try the other solver: solver={other!r} "
+                          f"(--solver {other}){why}")
     if solution.status not in ("optimal", "feasible"):
         # the explanation re-solves up to three times per cap, within what this solve left of the time limit
         # (engine.explain; without one, a multiple of this solve's seconds); baselines only say that the caps cannot be met

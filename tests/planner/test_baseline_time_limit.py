@@ -71,7 +71,8 @@ def test_when_no_single_type_has_an_answer_the_best_single_row_says_so(stops):
     assert b["status"].tolist() == ["not_solved"] * 3
     assert b.loc["best_single", "note"] == ("only rtx-a5000, only cloud on-demand: solver highs found no fleet "
                                             "within the time limit of 2 s (2.0 s) and did not prove that none "
-                                            "exists; allow more time or try the other solver (--solver cbc or highs)")
+                                            "exists; allow more time or try the other solver: solver='cbc' "
+                                            "(--solver cbc)")
 
 
 def test_the_cli_plans_with_a_baseline_stopped_by_the_time_limit(stops):

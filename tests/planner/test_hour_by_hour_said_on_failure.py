@@ -55,7 +55,8 @@ def test_without_the_tie_the_message_is_as_before(monkeypatch):
     monkeypatch.setattr(solve, "_solve_highs", lambda *args, **kwargs: ("not_solved", None))
     with pytest.raises(SolverError) as caught:
         plan(SCENARIO.replace("electricity_per_kwh: 10", "electricity_per_kwh: 0.1"), baselines=False, time_limit=5)
-    assert str(caught.value).endswith("try the other solver (--solver cbc or highs)")
+    # the solver other than the highs that stopped, as a library caller's argument, then as the CLI's flag
+    assert str(caught.value).endswith("try the other solver: solver='cbc' (--solver cbc)")
 
 
 def _written(tmp_path, text: str):
