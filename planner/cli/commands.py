@@ -1138,8 +1138,6 @@ def plan_command(
     from planner.catalog.prices import resolve_store
     from planner.engine import add_baselines
     from planner.engine import plan as make_plan
-    from planner.engine.baselines import usable_cores
-    from planner.engine.solve import first_run_threads
     from planner.reports.tables import plan_start
     from planner.scenario.loading import files_read, read_scenario_file, text_places
 
@@ -1177,10 +1175,9 @@ def plan_command(
                 err.warn(warning)
             said_early = True
         # the table shows the recommended plan before the baselines are solved; other formats need them all
-        # a forked child solves the baselines meanwhile where two cores are free (engine.baselines)
-        # without baselines the second core has no other work: HiGHS's first run gets two threads
-        # (industrial.yaml's whole process 1.24 s against 1.33 s, medians of 11 alternating runs, 2026-12-03)
-        with first_run_threads(2 if no_baselines and usable_cores() >= 2 else 1), solve_progress_line("solving the plan"):
+        # a forked child solves the baselines meanwhile where two cores are free (engine.baselines); HiGHS runs
+        # on one thread either way (engine.solve: two sent some models' search astray)
+        with solve_progress_line("solving the plan"):
             result = make_plan(scenario, solver=solver.value, reduced=not unreduced, baselines=False,
                                prefetch_baselines=not no_baselines, store=store, time_limit=time_limit,
                                overrides={"profile_slots": profile_slots} if profile_slots is not None else None,

@@ -864,7 +864,7 @@ def _become_child(parent: int, folder: str | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     default_stop_signals()   # SIGTERM ends the child at once, not through the parent's handler
     # The parent's solve is what the user waits for, the baselines have time until it ends: a little lower
-    # priority lets the parent's second HiGHS thread (engine.solve.first_run_threads) run first. Not more:
+    # priority lets the parent's solve run first where the two share a core. Not more:
     # at nice 10 the child starved behind two busy processes and the plan took 1.76 s instead of 1.11
     with contextlib.suppress(OSError):
         os.nice(3)

@@ -5,7 +5,6 @@ scenario → prices → inputs → reductions → model → solve → Plan, then
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import math
 import numbers
@@ -56,7 +55,7 @@ from planner.engine.profile_slots import (
 from planner.engine.readback import fleet_unit_ids, prices_used, read_fleet, read_plan, servable_pairs
 from planner.engine.reductions import reduce
 from planner.engine.result import KEPT_KINDS, Plan, _set_fresh, annotated, keep_to_itself
-from planner.engine.solve import DEFAULT_SOLVER, Solution, TimeBudget, first_run_threads
+from planner.engine.solve import DEFAULT_SOLVER, Solution, TimeBudget
 from planner.engine.workloads import speed_sources
 from planner.errors import (
     InfeasibleError,
@@ -719,15 +718,11 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
     budget = TimeBudget(time_limit)   # every solve of the recommended plan draws on it; the baselines' do not
     try:
         t2 = time.perf_counter()
-        # two threads where a forked child solves the baselines beside the plan (engine.solve.first_run_threads
-        # says why); else the caller's choice: one by default, as a sweep's workers and a caller's own pool of
-        # processes need, two from `fleetplan plan --no-baselines`
-        with first_run_threads(2) if child is not None else contextlib.nullcontext():
-            # a grouped profile (engine.periods, profile_slots): one more solve bounds the cost error of the
-            # grouping, and a default grouping whose bound is too loose is planned again on more blocks; these
-            # solves and the merged-hours check share the time limit
-            solved = _solve_within_bound(s, store, reduced, base, inp, solver, budget, extra_constraints,
-                                         (max_dispatch_variables, max_purchase_variables))
+        # a grouped profile (engine.periods, profile_slots): one more solve bounds the cost error of the
+        # grouping, and a default grouping whose bound is too loose is planned again on more blocks; these
+        # solves and the merged-hours check share the time limit
+        solved = _solve_within_bound(s, store, reduced, base, inp, solver, budget, extra_constraints,
+                                     (max_dispatch_variables, max_purchase_variables))
         if solved.base is not base and child is not None:   # its baselines are of the grouping left behind
             child.stop()
             child = None

@@ -72,34 +72,18 @@ HIGHS_OPTIONS = {"mip_heuristic_run_rins": False, "mip_heuristic_run_rens": Fals
 WHOLE_JOBS_OPTIONS = {"presolve": "on", "presolve_mode": 2, "mip_heuristic_run_rins": True}
 # Set by the first HiGHS run of each thread, which starts HiGHS's scheduler for that thread and any worker
 # threads it asks for: a forked child would lack those while its copy of the scheduler still counts on them
-# (engine.baselines forks only before any run, `_highs_started`). The first run asks for one thread, as
-# the sweep workers do (reports.sweep): these MIPs are solved at or near the root, and a second worker only
-# spins — one thread costs 10 % less CPU over a plan with baselines of industrial.yaml (0.82 → 0.73 s,
-# load 5), and a plan whose baselines solve in a forked child (engine.baselines) runs two schedulers on two
-# cores. Threads of one process solve separate models side by side (engine.decisions), each with its own
-# scheduler. The exception is a plan whose baselines a forked child solves (`first_run_threads`): its
-# first run asks for two, so that the analytic centre HiGHS computes at every MIP root (with IPX, about
-# 30 ms of industrial.yaml's 170 ms solve; no option turns it off in HiGHS 1.16) runs beside the root LP
-# instead of after it.
+# (engine.baselines forks only before any run, `_highs_started`). The first run asks for one thread, always:
+# these MIPs are solved at or near the root, and a second worker only spins — one thread costs 10 % less CPU
+# over a plan with baselines of industrial.yaml (0.82 → 0.73 s, load 5). Threads of one process solve separate
+# models side by side (engine.decisions), each with its own scheduler. A plan whose baselines a forked child
+# solved, and `fleetplan plan --no-baselines`, once asked for two (the analytic centre HiGHS computes at every
+# MIP root beside the root LP: 0.023 s sooner on industrial.yaml, 2026-12-03); but the scheduler keeps its
+# threads for every later run of the thread, and on two workers the MIP search of other models went astray: a
+# review's hour-by-hour serving model (tests/planner/test_serving_instances_under_cap.py) solved in 2.6 s on one
+# thread and had not finished after 300 s on two, its memory growing (2026-12-08, load 4-9) — in a notebook,
+# every plan after the first with baselines.
 _highs_started = False              # HiGHS has run in some thread of this process
-_this_thread = threading.local()    # .started: HiGHS has run in this thread; .first_threads: for its first run
-
-
-@contextlib.contextmanager
-def first_run_threads(threads: int):
-    """Within the block, the first HiGHS run of this thread (if it comes there) starts its scheduler with
-    `threads` threads instead of one. engine.run's plan asks for two when a forked child solves the
-    baselines (two usable cores, engine.baselines.can_fork), and so does `fleetplan plan --no-baselines`
-    on two usable cores (nothing else runs beside its plan): `fleetplan plan industrial.yaml` then ends
-    0.023-0.025 s sooner (median of 9 runs: 0.773 → 0.750 s with the child at nice 3, 0.785 s with two
-    threads and the child not niced), and no later with two busy processes on the two cores (1.112 →
-    1.117 s; 2026-12-03)."""
-    before = getattr(_this_thread, "first_threads", 1)
-    _this_thread.first_threads = threads
-    try:
-        yield
-    finally:
-        _this_thread.first_threads = before
+_this_thread = threading.local()    # .started: HiGHS has run in this thread
 
 
 @contextlib.contextmanager
@@ -133,12 +117,12 @@ def highs_started() -> bool:
 
 
 def _first_run(h: highspy.Highs) -> None:
-    """Run `h`, starting this thread's HiGHS scheduler with one thread (or as `first_run_threads` says). If
+    """Run `h`, starting this thread's HiGHS scheduler with one thread. If
     another caller started it with more (this process's code outside the engine), HiGHS refuses another
     thread count: run with the default (0)."""
     global _highs_started
     _highs_started = _this_thread.started = True
-    h.setOptionValue("threads", getattr(_this_thread, "first_threads", 1))
+    h.setOptionValue("threads", 1)
     if h.run() == highspy.HighsStatus.kError:
         h.setOptionValue("threads", 0)
         h.run()
