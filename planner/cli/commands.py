@@ -257,7 +257,7 @@ def _validated_file(path: Path, store: Path | None) -> ValidatedFile:
         written = prices_as_written(checked.data, checked.base_dir) if checked.data is not None else None
         problems, warnings = ([], []) if written is None else _price_checks(
             _scenario_of_prices(written, checked.data, checked.base_dir), store, whole=False)
-        implausible = plausibility_warnings_as_written(checked.data) if checked.data is not None else []
+        implausible = plausibility_warnings_as_written(checked.data, checked.base_dir) if checked.data is not None else []
         # units required of a card with no sourced price: an error plan gives too, said beside the model's
         unpriced, not_bought = _card_checks(_cards_as_written(checked.data)) if checked.data is not None else ([], [])
         problems = problems + [(field, text) for field, text in unpriced
