@@ -410,8 +410,8 @@ def _saved_files(doc: dict, scenario: Scenario, source: str) -> dict[str, InputF
 
 def _in_inputs(problem: str) -> str:
     """A problem of a saved plan's scenario located by its field path in the JSON (`scenario_inputs.workloads[3].
-    name: …`): the parsed dict has no lines, so parse_scenario places every problem at 1:1."""
-    text = problem.removeprefix(f"{INPUTS}:1:1: ")
+    name: …`): the parsed dict has no lines, so parse_scenario places a problem at its field only."""
+    text = problem.removeprefix(f"{INPUTS}: ")
     return f"{INPUTS}.{text}" if text != problem else problem
 
 

@@ -1204,17 +1204,18 @@ def _curly_quoted(value: Any) -> str:
             f"{value[0]} {value[-1]} as part of the text")
 
 
-def _where(positions: Any, loc: Path_, value: bool = True) -> str:
-    """"line:column" of `loc` (its value's, when `value`) or of the nearest part of it the YAML has, as the
-    editor shows it."""
+def _placed(origin: str, positions: Any, loc: Path_, value: bool = True) -> str:
+    """"ORIGIN:LINE:COL" of `loc` (its value's, when `value`) or of the nearest part of it the YAML has, as the
+    editor shows it; plain "ORIGIN" where the scenario has no lines (a dict, a Scenario object, overrides: no
+    positions), where "<dict>:1:1" sent the reader to a line that is not there."""
     editor = getattr(positions, "editor", None) or _EditorLines("")
     for cut in range(len(loc), -1, -1):
         key = tuple(loc[:cut])
         found = (positions.get(key + ("<value>",)) if value and cut == len(loc) else None) or positions.get(key)
         if found is not None:
             line, col = editor.position(found[0] - 1, found[1] - 1)
-            return f"{line}:{col}"
-    return "1:1"
+            return f"{origin}:{line}:{col}"
+    return origin
 
 
 def _model_at(loc: Path_) -> type[BaseModel] | None:
@@ -1475,7 +1476,7 @@ def _describe(err: dict, positions: Any, origin: str, data: dict | None = None) 
         loc = (*loc[:-2], str(loc[-2]))          # a key 1 is entry `fx.1`, not item `fx[1]`
     if kind == "invalid_key":   # a key that is no text, in a dict (YAML keys are read as text): loc holds 1 for True
         loc = (*loc[:-1], str(got))
-        return f"{origin}:{_where(positions, loc, value=False)}: {dotted(loc)}: expected a key that is text, got {_shown(got)}"
+        return f"{_placed(origin, positions, loc, value=False)}: {dotted(loc)}: expected a key that is text, got {_shown(got)}"
     if kind == "extra_forbidden":
         key = loc[-1]
         model = _model_at(loc[:-1])
@@ -1487,11 +1488,11 @@ def _describe(err: dict, positions: Any, origin: str, data: dict | None = None) 
             hint = f"; '{key}' belongs under {elsewhere[0]} — check the indentation"
         hint = _curly_quoted(key) or hint
         allowed = f" (allowed: {', '.join(choices)})" if choices and not near else ""
-        return f"{origin}:{_where(positions, loc, value=False)}: {dotted(loc)}: unknown key{hint}{allowed}"
+        return f"{_placed(origin, positions, loc, value=False)}: {dotted(loc)}: unknown key{hint}{allowed}"
     if kind == "missing":
-        return f"{origin}:{_where(positions, loc[:-1])}: {dotted(loc)}: required field is missing"
+        return f"{_placed(origin, positions, loc[:-1])}: {dotted(loc)}: required field is missing"
     if kind == "lookalike_space":   # a key no field is, holding a no-break space (model.Frozen._lookalike_keys): at the key
-        return f"{origin}:{_where(positions, loc, value=False)}: {dotted(loc)}: {err['msg']}"
+        return f"{_placed(origin, positions, loc, value=False)}: {dotted(loc)}: {err['msg']}"
     # pydantic's own wording ("Tuple should have…", "Value error, …") becomes "expected …, got …"
     msg = err["msg"]
     hint = ctx.get("hint", "")   # a check's "; did you mean …", after what was got
@@ -1558,7 +1559,7 @@ def _describe(err: dict, positions: Any, origin: str, data: dict | None = None) 
         if got is not None and not isinstance(got, (dict, list)):
             msg = f"{msg}, got {got.isoformat() if hasattr(got, 'isoformat') else _shown(got)}"   # a date as written
     hint = _curly_quoted(got) or hint   # a value pasted in “ ”: the same value in YAML's quotes
-    return f"{origin}:{_where(positions, loc, value=not on_key)}: {dotted(loc)}: {msg}{hint}"
+    return f"{_placed(origin, positions, loc, value=not on_key)}: {dotted(loc)}: {msg}{hint}"
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -1610,17 +1611,17 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
         near = catalog.suggest(card, card_ids)
         hint = _curly_quoted(card) or card_name_hint(card) or (f"; did you mean '{near[0]}'?" if near
                                                                else f" (known cards: {', '.join(card_ids)})")
-        problems.append(f"{origin}:{_where(positions, loc, value)}: {dotted(loc)}: unknown card {_shown(card)}{hint}")
+        problems.append(f"{_placed(origin, positions, loc, value)}: {dotted(loc)}: unknown card {_shown(card)}{hint}")
 
     def check_gpu(name: str, loc: Path_, value: bool = True, lacked: str = "") -> None:
         """An unknown GPU or a family at `loc`; `lacked`: what to do for a GPU the catalog lacks."""
         if family := _named_family(str(name)):
-            problems.append(f"{origin}:{_where(positions, loc, value)}: {dotted(loc)}: {family}")
+            problems.append(f"{_placed(origin, positions, loc, value)}: {dotted(loc)}: {family}")
         elif catalog.resolve_gpu(str(name)) is None:
             near = catalog.suggest_gpu(str(name), same_model=True)
             hint = _curly_quoted(name) or (f"; did you mean '{near[0]}'?" if near
                                            else f" (see `fleetplan offers` or planner/data/gpus.csv{lacked})")
-            problems.append(f"{origin}:{_where(positions, loc, value)}: {dotted(loc)}: unknown GPU {_shown(str(name))}{hint}")
+            problems.append(f"{_placed(origin, positions, loc, value)}: {dotted(loc)}: unknown GPU {_shown(str(name))}{hint}")
 
     onprem = _mapping(data.get("onprem"))
     custom = _mapping(onprem.get("custom_cards"))
@@ -1635,7 +1636,7 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
         for card in _mapping(_mapping(data.get(section)).get(mapping)):
             if mapping == "card_overrides" and card in custom and card not in cards:
                 loc = (section, mapping, card)
-                problems.append(f"{origin}:{_where(positions, loc, False)}: {dotted(loc)}: '{card}' is a custom card; "
+                problems.append(f"{_placed(origin, positions, loc, False)}: {dotted(loc)}: '{card}' is a custom card; "
                                 f"set its figures in onprem.custom_cards.{card} instead")
             elif card not in cards and card not in custom:
                 bad_card(str(card), (section, mapping, card), False)
@@ -1644,7 +1645,7 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
     # the model's check too, reported here for every repeat (the model reports the first, and only when
     # every field is valid)
     for i, problem in repeated_names([_mapping(w).get("name") for w in workloads]):
-        problems.append(f"{origin}:{_where(positions, ('workloads', i, 'name'))}: workloads[{i}].name: {problem}")
+        problems.append(f"{_placed(origin, positions, ('workloads', i, 'name'))}: workloads[{i}].name: {problem}")
     for i, w in enumerate(workloads):
         if not isinstance(w, dict):
             continue
@@ -1664,7 +1665,7 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
             if canonical is None:
                 continue
             if canonical in named:   # T4 and t4: the table would keep one of the two speeds, by key order
-                problems.append(f"{origin}:{_where(positions, ('workloads', i, 'throughput', gpu))}: "
+                problems.append(f"{_placed(origin, positions, ('workloads', i, 'throughput', gpu))}: "
                                 f"workloads[{i}].throughput: {_shown(gpu)} and {_shown(named[canonical])} both name "
                                 f"{canonical}; give its speed once")
             named.setdefault(canonical, gpu)
@@ -1674,24 +1675,24 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
             if not profile.endswith(".csv"):
                 near = catalog.suggest(profile, BUILTIN_PROFILES)
                 hint = _curly_quoted(profile) or (f"; did you mean '{near[0]}'?" if near else "")
-                problems.append(f"{origin}:{_where(positions, ('workloads', i, 'profile'))}: "
+                problems.append(f"{_placed(origin, positions, ('workloads', i, 'profile'))}: "
                                 f"workloads[{i}].profile: expected one of {', '.join(BUILTIN_PROFILES)} "
                                 f"or a .csv file, got {_shown(profile)}{hint}")
             elif not check_files:   # a saved plan's scenario: shown, never planned again (its files may have moved)
                 pass
             elif problem := file_problem(path):
-                problems.append(f"{origin}:{_where(positions, ('workloads', i, 'profile'))}: "
+                problems.append(f"{_placed(origin, positions, ('workloads', i, 'profile'))}: "
                                 f"workloads[{i}].profile: profile {problem}: {shortened(str(path))}"
                                 f"{_looked_in(path, base_dir)}{_file_meant(profile, base_dir, problem, '.csv')}")
             else:   # read now with the engine's rules, so `validate` refuses what `plan` would; named as the
                 # file wrote it (weights/w.csv:169), not as the path read (/home/u/plans/…)
-                problems += [f"{origin}:{_where(positions, ('workloads', i, 'profile'))}: "
+                problems += [f"{_placed(origin, positions, ('workloads', i, 'profile'))}: "
                              f"workloads[{i}].profile: {p}" for p in _profile_problems(path, _as_written(profile, base_dir))]
         framework = w.get("framework")
         if isinstance(framework, str) and "==" in framework and len(framework) <= MAX_NAME_LENGTH:
             msg = catalog.framework_problem(framework)
             if msg:
-                problems.append(f"{origin}:{_where(positions, ('workloads', i, 'framework'))}: "
+                problems.append(f"{_placed(origin, positions, ('workloads', i, 'framework'))}: "
                                 f"workloads[{i}].framework: {msg}")
     problems += _memory_problems(data, positions, origin)
     problems += _check_rates(data, cards, custom, positions, origin)
@@ -1701,20 +1702,20 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
     lo, hi = _mapping(cons.get("min_units")), _mapping(cons.get("max_units"))
     for card in set(lo) & set(hi):
         if isinstance(lo[card], int) and isinstance(hi[card], int) and lo[card] > hi[card]:
-            problems.append(f"{origin}:{_where(positions, ('constraints', 'min_units', card), False)}: "
+            problems.append(f"{_placed(origin, positions, ('constraints', 'min_units', card), False)}: "
                             f"constraints.min_units.{card}: {lo[card]} > max_units {hi[card]}")
     source = _mapping(data.get("prices")).get("source", "snapshot")
     if (check_files and isinstance(source, str) and source not in PRICE_SOURCE_WORDS
             and len(source) <= MAX_PATH_LENGTH):
         path = Path(source) if base_dir is None else base_dir / source
         if not source.strip():   # else the scenario's own folder, "not a regular file"
-            problems.append(f"{origin}:{_where(positions, ('prices', 'source'))}: prices.source: expected "
+            problems.append(f"{_placed(origin, positions, ('prices', 'source'))}: prices.source: expected "
                             f"snapshot, store or the path of an offers CSV, got {_shown(source)}")
         elif problem := file_problem(path):
             # `SNAPSHOT` or `store ` is a misspelt word more likely than a missing file
             near = catalog.suggest(source.strip().lower(), list(PRICE_SOURCE_WORDS)) if source.strip() else []
             hint = _curly_quoted(source) or (f"; did you mean '{near[0]}'?" if near else _file_meant(source, base_dir, problem))
-            problems.append(f"{origin}:{_where(positions, ('prices', 'source'))}: prices.source: expected "
+            problems.append(f"{_placed(origin, positions, ('prices', 'source'))}: prices.source: expected "
                             f"snapshot, store or the path of an offers CSV; {problem}: {shortened(str(path))}"
                             f"{_looked_in(path, base_dir)}{hint}")
     return problems
@@ -1836,7 +1837,7 @@ def _check_reference_figure(w: dict, i: int, positions: Any, origin: str) -> lis
     if ref in {catalog.resolve_gpu(str(g)) for g in _mapping(w.get("throughput"))}:
         return []
     has = [m for m in catalog.THROUGHPUT_METRICS if row[m].strip()]
-    return [f"{origin}:{_where(positions, ('workloads', i, 'throughput_metric'))}: workloads[{i}].throughput_metric: "
+    return [f"{_placed(origin, positions, ('workloads', i, 'throughput_metric'))}: workloads[{i}].throughput_metric: "
             f"{metric}: the reference GPU {ref} has no {metric} figure in the GPU catalog, so no GPU's speed can be "
             f"taken relative to it; give a throughput table naming {ref}, or another throughput_metric"
             + (f" (it has {', '.join(has)})" if has else "")]
@@ -1911,7 +1912,7 @@ def _check_rates(data: dict, cards: dict, custom: dict, positions: Any, origin: 
         turned = (f"; did you mean fx: {{{cur}: {_figure(1 / own, _significant_digits(own))}}}? (fx.{currency} "
                   f"{_figure(own)} looks like {cur} per 1 {currency}, the rate turned round: rates are {currency} per "
                   f"1 {cur}, 1 / {_figure(own)})" if own and own != 1 and len(needs) == 1 else "")
-        problems.append(f"{origin}:{_where(positions, at)}: fx: {_priced_in([what for what, _, _ in found])} {cur}; "
+        problems.append(f"{_placed(origin, positions, at)}: fx: {_priced_in([what for what, _, _ in found])} {cur}; "
                         f"add its rate, e.g. fx: {{{cur}: <{currency} per 1 {cur}>}}{turned}")
     return problems
 
@@ -1986,7 +1987,7 @@ def _check_owned_ages(onprem: dict, cards: dict, custom: dict, positions: Any, o
         problem = owned_age_problem(str(card), age, life, is_custom)
         if problem:
             loc = ("onprem", "existing", card, "age_months")
-            problems.append(f"{origin}:{_where(positions, loc)}: {dotted(loc)}: {problem}")
+            problems.append(f"{_placed(origin, positions, loc)}: {dotted(loc)}: {problem}")
     return problems
 
 
@@ -2000,7 +2001,7 @@ def _check_demand(w: dict, i: int, custom: dict, positions: Any, origin: str,
     found = demand_problem(w)
     if found and not _on_blanked_line(("workloads", i, found[0]), positions, blanked_lines):
         loc = ("workloads", i, found[0])
-        problems.append(f"{origin}:{_where(positions, loc)}: {dotted(loc)}: {found[1]}")
+        problems.append(f"{_placed(origin, positions, loc)}: {dotted(loc)}: {found[1]}")
     table = w.get("throughput")
     ref = catalog.resolve_gpu(str(w.get("reference_gpu")))
     if w.get("throughput_unit") == "requests_per_second" and isinstance(table, dict) and table and ref:
@@ -2008,7 +2009,7 @@ def _check_demand(w: dict, i: int, custom: dict, positions: Any, origin: str,
                  else catalog.resolve_gpu(str(k)) for k in table}
         if ref not in named:
             loc = ("workloads", i, "throughput")
-            problems.append(f"{origin}:{_where(positions, loc, False)}: {dotted(loc)}: reference GPU {ref} is not in "
+            problems.append(f"{_placed(origin, positions, loc, False)}: {dotted(loc)}: reference GPU {ref} is not in "
                             f"the table; with throughput_unit requests_per_second it must give the requests/s one "
                             f"{ref} sustains (demand is counted in reference GPUs)")
     return problems
@@ -2026,7 +2027,7 @@ def _check_grown_demand(w: dict, i: int, data: dict, positions: Any, origin: str
     if not problem:
         return []
     loc = ("workloads", i, "growth_per_month")
-    return [f"{origin}:{_where(positions, loc)}: {dotted(loc)}: {problem}"]
+    return [f"{_placed(origin, positions, loc)}: {dotted(loc)}: {problem}"]
 
 
 def _check_request_hours(w: dict, i: int, custom: dict, data: dict, positions: Any, origin: str,
@@ -2043,7 +2044,7 @@ def _check_request_hours(w: dict, i: int, custom: dict, data: dict, positions: A
     if not problem:
         return []
     loc = ("workloads", i, problem[0])
-    return [f"{origin}:{_where(positions, loc)}: {dotted(loc)}: {problem[1]}"]
+    return [f"{_placed(origin, positions, loc)}: {dotted(loc)}: {problem[1]}"]
 
 
 def _check_custom_cards(custom: dict, cards: dict, positions: Any, origin: str, check_files: bool = True) -> list[str]:
@@ -2057,33 +2058,33 @@ def _check_custom_cards(custom: dict, cards: dict, positions: Any, origin: str, 
     for card, spec in custom.items():
         loc = ("onprem", "custom_cards", card)
         if card in cards:
-            problems.append(f"{origin}:{_where(positions, loc, False)}: {dotted(loc)}: '{card}' is already a catalog "
+            problems.append(f"{_placed(origin, positions, loc, False)}: {dotted(loc)}: '{card}' is already a catalog "
                             f"card; pick another id for your card, or change the catalog one with "
                             f"onprem.card_overrides.{card}")
         elif card in CLOUD_KIND_LABEL.values():
-            problems.append(f"{origin}:{_where(positions, loc, False)}: {dotted(loc)}: '{card}' names a cloud "
+            problems.append(f"{_placed(origin, positions, loc, False)}: {dotted(loc)}: '{card}' names a cloud "
                             f"baseline (only {card}); pick another id for your card")
         elif ":" in str(card) and check_files:
-            problems.append(f"{origin}:{_where(positions, loc, False)}: {dotted(loc)}: expected a card id without ':', "
+            problems.append(f"{_placed(origin, positions, loc, False)}: {dotted(loc)}: expected a card id without ':', "
                             f"which separates the parts of an offer id (onprem:onprem:<card id>:purchase), got "
                             f"{_shown(str(card))}")
         watts = idle_above_busy(_mapping(spec).get("idle_watts"), _mapping(spec).get("busy_watts"))
         if watts:   # the model's check too: the same text, reported once, even when other fields fail
-            problems.append(f"{origin}:{_where(positions, (*loc, 'idle_watts'))}: {dotted((*loc, 'idle_watts'))}: {watts}")
+            problems.append(f"{_placed(origin, positions, (*loc, 'idle_watts'))}: {dotted((*loc, 'idle_watts'))}: {watts}")
         if isinstance(spec, dict):
             either = gpu_or_specs(spec.get("gpu") is not None, spec.get("gpu_specs") is not None)
             if either:   # the model's check too, reported once
-                problems.append(f"{origin}:{_where(positions, (*loc, 'gpu'))}: {dotted((*loc, 'gpu'))}: {either}")
+                problems.append(f"{_placed(origin, positions, (*loc, 'gpu'))}: {dotted((*loc, 'gpu'))}: {either}")
         gpu = _mapping(spec).get("gpu")
         if isinstance(gpu, str) and (family := _named_family(gpu)):
-            problems.append(f"{origin}:{_where(positions, (*loc, 'gpu'))}: {dotted((*loc, 'gpu'))}: {family}")
+            problems.append(f"{_placed(origin, positions, (*loc, 'gpu'))}: {dotted((*loc, 'gpu'))}: {family}")
         elif isinstance(gpu, str) and gpu not in catalog.gpu_rows():
             canonical = catalog.resolve_gpu(gpu)
             near = [canonical] if canonical else catalog.suggest_gpu(gpu, same_model=True)
             hint = (f"; did you mean '{near[0]}'?" if near else
                     "; for a GPU the catalog lacks, describe it in gpu_specs instead of gpu (memory_gb and the "
                     "datasheet figures you have: docs/scenario-format.md, onprem.custom_cards.CARD.gpu_specs)")
-            problems.append(f"{origin}:{_where(positions, (*loc, 'gpu'))}: {dotted((*loc, 'gpu'))}: "
+            problems.append(f"{_placed(origin, positions, (*loc, 'gpu'))}: {dotted((*loc, 'gpu'))}: "
                             f"unknown GPU {_shown(str(gpu))}: expected a GPU id of planner/data/gpus.csv{hint}")
     return problems
 
@@ -2098,7 +2099,7 @@ def _check_override_watts(onprem: dict, positions: Any, origin: str) -> list[str
         found = override_watts_problem(str(card), given.get("busy_watts"), given.get("idle_watts"))
         if found:
             loc = ("onprem", "card_overrides", card, found[0])
-            problems.append(f"{origin}:{_where(positions, loc)}: {dotted(loc)}: {found[1]}")
+            problems.append(f"{_placed(origin, positions, loc)}: {dotted(loc)}: {found[1]}")
     return problems
 
 
@@ -2241,7 +2242,7 @@ def _validated(data: Any, positions: Any, origin: str, base_dir: Path | None, pr
     try:
         data = plain_data(data)
     except NotPlainData as exc:
-        return None, [*problems, f"{origin}:{_where(positions, exc.at)}: {dotted(exc.at)}: {exc.what}"]
+        return None, [*problems, f"{_placed(origin, positions, exc.at)}: {dotted(exc.at)}: {exc.what}"]
     if not isinstance(data, dict):
         if not problems:
             got = ("nothing (the file is empty or only comments)" if data is None
@@ -2253,7 +2254,7 @@ def _validated(data: Any, positions: Any, origin: str, base_dir: Path | None, pr
         # a key holding one (a dict's `horiz\u200bon_months`, a YAML escape's; a file's YAML reads one written as itself
         # without it): one problem naming the character, at the key, and the rest read as the key shows, so that it
         # causes no other ("unknown key", "missing")
-        problems += [f"{origin}:{_where(positions, loc, value=False)}: {dotted(shown)}: {said}"
+        problems += [f"{_placed(origin, positions, loc, value=False)}: {dotted(shown)}: {said}"
                      for loc, shown, said in keyed]
         data = functools.reduce(_key_as_shown, [loc for loc, _, _ in keyed], data)
         scenario, errors = _model_validated(data)
@@ -2556,7 +2557,7 @@ def text_places(text: str, origin: str, fields: list[Path_], value: bool = True)
     # duplicate key is kept as YAML keeps it: every other line keeps its number, so the fields found are placed
     def place(field: Path_) -> str:
         exact = bool(field) and isinstance(positions, _Positions) and field in positions
-        return f"{origin}:{_where(positions, field, value)}" if exact else origin
+        return _placed(origin, positions, field, value) if exact else origin
 
     return [place(tuple(field or ())) for field in fields]
 
@@ -3227,7 +3228,7 @@ def _memory_problems(data: dict, positions: Any, origin: str) -> list[str]:
     (plausibility_warnings: an offers CSV's row may give more)."""
     if not _prices_are_the_catalogs(data):
         return []
-    return [f"{origin}:{_where(positions, loc)}: {text}" for loc, text in _memory_beyond_every_gpu(data)]
+    return [f"{_placed(origin, positions, loc)}: {text}" for loc, text in _memory_beyond_every_gpu(data)]
 
 
 def _implausible_memory(data: dict) -> list[tuple[Path_, str]]:

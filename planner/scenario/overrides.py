@@ -372,8 +372,8 @@ def _merged(now: Any, value: Any, kind: str, schema: Any) -> Any:
 
 
 def _index_to_name(problem: str, data: dict) -> str:
-    """`workloads[1].x` in a parser message → `workloads.<name>.x`; drop the meaningless line:col."""
-    problem = re.sub(rf"^{ORIGIN}:\d+:\d+: ", "", problem)
+    """`workloads[1].x` in a parser message → `workloads.<name>.x`; drop the origin (data, with no lines)."""
+    problem = problem.removeprefix(f"{ORIGIN}: ")
     workloads = data.get("workloads")   # an override may have set it to anything: the parser says what
     names = [w.get("name") for w in workloads if isinstance(w, dict)] if isinstance(workloads, list) else []
 

@@ -87,7 +87,7 @@ def test_sides_given_as_no_file_are_named_by_their_side(nothing_compared):
     assert info.value.messages == [
         "a (scenario text): <text>: 2 problems\n  <text>:1:1: workloads: required field is missing\n"
         "  <text>:2:1: horizn_months: unknown key; did you mean 'horizon_months'?",
-        "b (y): <dict>: 1 problem\n  <dict>:1:1: workloads: required field is missing"]
+        "b (y): <dict>: 1 problem\n  <dict>: workloads: required field is missing"]
 
 
 def test_one_side_that_does_not_load_raises_its_own_error(tmp_path, nothing_compared):
@@ -135,7 +135,7 @@ def test_the_problems_of_sides_given_as_no_file_are_led_by_their_side(nothing_co
     assert info.value.problems == ["a (scenario text): <text>:1:1: workloads: required field is missing",
                                    "a (scenario text): <text>:2:1: horizn_months: unknown key; did you mean "
                                    "'horizon_months'?",
-                                   "b (y): <dict>:1:1: workloads: required field is missing"]
+                                   "b (y): <dict>: workloads: required field is missing"]
 
 
 def test_two_saved_plans_that_are_no_plans_are_caught_as_a_scenario_error_too(tmp_path, nothing_compared):

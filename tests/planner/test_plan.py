@@ -490,7 +490,7 @@ def test_an_owned_card_aged_past_its_life_in_memory_is_refused_with_the_file_rul
         plan(s.model_copy(update={"onprem": onprem}), baselines=False)
     # an RTX 3060's catalog life is 3 years: 36 months, so a 36-month-old card has no month of service left
     assert caught.value.problems == [
-        "<Scenario>:1:1: onprem.existing.rtx-3060-12gb.age_months: 36 months is not below the card's life of 36 months "
+        "<Scenario>: onprem.existing.rtx-3060-12gb.age_months: 36 months is not below the card's life of 36 months "
         "(life_years 3); retire it (leave it out) or set onprem.card_overrides.rtx-3060-12gb.life_years"]
 
 

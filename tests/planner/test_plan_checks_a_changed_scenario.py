@@ -39,24 +39,24 @@ def worked():
 def test_plan_of_a_copy_with_a_bad_value_is_a_scenario_error_naming_the_field(worked, update, problem):
     with pytest.raises(ScenarioError) as info:
         plan(worked.model_copy(update=update), baselines=False)
-    assert info.value.problems == [f"<Scenario>:1:1: {problem}"]
+    assert info.value.problems == [f"<Scenario>: {problem}"]
 
 
 def test_a_nested_copy_with_a_misspelt_card_gets_a_did_you_mean(worked):
     changed = worked.model_copy(update={"onprem": worked.onprem.model_copy(update={"cards": ("rtx-a500",)})})
     with pytest.raises(ScenarioError) as info:
         plan(changed, baselines=False)
-    assert info.value.problems == ["<Scenario>:1:1: onprem.cards[0]: unknown card 'rtx-a500'; did you mean 'rtx-a5000'?"]
+    assert info.value.problems == ["<Scenario>: onprem.cards[0]: unknown card 'rtx-a500'; did you mean 'rtx-a5000'?"]
     # a key no field of onprem is: model_copy keeps it, unread, and a dump drops it
     with pytest.raises(ScenarioError) as info:
         plan(worked.model_copy(update={"onprem": worked.onprem.model_copy(update={"electricty_per_kwh": 0.1})}))
-    assert info.value.problems == ["<Scenario>:1:1: onprem.electricty_per_kwh: unknown key; did you mean "
+    assert info.value.problems == ["<Scenario>: onprem.electricty_per_kwh: unknown key; did you mean "
                                    "'electricity_per_kwh'?"]
 
 
 def test_plan_summary_sweep_and_compare_check_a_copy_before_solving(worked, nothing_solved):
     bad = worked.model_copy(update={"horizon_months": -5})
-    said = "<Scenario>:1:1: horizon_months: expected a number ≥ 1, got -5"
+    said = "<Scenario>: horizon_months: expected a number ≥ 1, got -5"
     for call in (lambda: plan_summary(bad), lambda: sweep(bad, vary={"onprem.pue": [1.2, 1.5]}),
                  lambda: compare(bad, worked)):
         with pytest.raises(ScenarioError) as info:

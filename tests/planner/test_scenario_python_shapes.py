@@ -103,7 +103,7 @@ def test_a_typo_in_a_tuple_of_workloads_is_refused_as_in_a_list(startup):
     data = _as_lists(startup)
     _throughput_typo(data, list, dict)
     in_a_tuple = {**data, "workloads": tuple(data["workloads"])}
-    assert _problems(in_a_tuple) == _problems(data) == [f"<dict>:1:1: {THROUGHPUT_TYPO}"]
+    assert _problems(in_a_tuple) == _problems(data) == [f"<dict>: {THROUGHPUT_TYPO}"]
 
 
 @pytest.mark.parametrize(("update", "said"), [({"throughput": {"A100-80GB-PCIE": 1.0, "H100-SXMM": 2.4}}, THROUGHPUT_TYPO),
@@ -114,13 +114,13 @@ def test_a_typo_in_a_workload_object_is_refused(startup, update, said):
     # model_copy(update=…) checks nothing: the object must be read as the dict of its fields
     changed = startup.workloads[0].model_copy(update=update)
     data = {**_as_lists(startup), "workloads": [changed, startup.workloads[1]]}
-    assert _problems(data) == [f"<dict>:1:1: {said}"]
+    assert _problems(data) == [f"<dict>: {said}"]
 
 
 def test_a_key_no_field_is_in_a_copied_workload_is_refused(startup):
     changed = startup.workloads[0].model_copy(update={"profle": "flat"})
     problems = _problems({**_as_lists(startup), "workloads": [changed, startup.workloads[1]]})
-    assert problems == ["<dict>:1:1: workloads[0].profle: unknown key; did you mean 'profile'?"]
+    assert problems == ["<dict>: workloads[0].profle: unknown key; did you mean 'profile'?"]
 
 
 @pytest.mark.parametrize("cards", [np.array(["rtx-4090", "rtx-4900"]), pd.Series(["rtx-4090", "rtx-4900"]),
@@ -129,13 +129,13 @@ def test_a_key_no_field_is_in_a_copied_workload_is_refused(startup):
 def test_a_card_typo_in_any_list_pydantic_reads_is_refused(startup, cards):
     data = _as_lists(startup)
     data["onprem"]["cards"] = cards
-    assert _problems(data) == [f"<dict>:1:1: onprem.cards[1]: {CARD_TYPO}"]
+    assert _problems(data) == [f"<dict>: onprem.cards[1]: {CARD_TYPO}"]
 
 
 def test_a_card_typo_in_a_set_is_refused(startup):
     data = _as_lists(startup)
     data["onprem"]["cards"] = {"rtx-4900"}
-    assert _problems(data) == [f"<dict>:1:1: onprem.cards[0]: {CARD_TYPO}"]
+    assert _problems(data) == [f"<dict>: onprem.cards[0]: {CARD_TYPO}"]
 
 
 def test_a_card_typo_in_a_tuple_override_is_refused(startup):
@@ -161,7 +161,7 @@ def test_a_mapping_that_holds_itself_is_refused_with_its_field(startup):
     cards = ["rtx-4090"]
     cards.append(cards)
     data["onprem"]["cards"] = cards
-    assert _problems(data) == ["<dict>:1:1: onprem.cards[1]: the value holds itself (a list or mapping inside itself); "
+    assert _problems(data) == ["<dict>: onprem.cards[1]: the value holds itself (a list or mapping inside itself); "
                                "no scenario value can"]
 
 
@@ -173,7 +173,7 @@ def test_a_value_nested_too_deep_is_refused(startup):
         deep.append([])
         deep = deep[0]
     problems = _problems(data)
-    assert problems == ["<dict>:1:1: onprem.cards[0][0][0][0]: the value is nested more than 100 deep; no scenario "
+    assert problems == ["<dict>: onprem.cards[0][0][0][0]: the value is nested more than 100 deep; no scenario "
                         "value is"]
 
 
@@ -235,7 +235,7 @@ def test_an_offers_dataframe_as_the_source_is_refused_saying_how_to_give_it(star
     assert info.value.problems == [SOURCE_SAID]
     data = _as_lists(startup)
     data["prices"]["source"] = offers
-    assert _problems(data) == [f"<dict>:1:1: {SOURCE_SAID}"]
+    assert _problems(data) == [f"<dict>: {SOURCE_SAID}"]
 
 
 def test_a_path_object_as_the_source_is_its_path(startup):
