@@ -31,7 +31,7 @@ from pydantic_core import PydanticUndefined
 from planner import catalog
 from planner.catalog.gpus import CUSTOM_GPU_PREFIX, card_name_hint, family_members
 from planner.catalog.prices import PRICE_SOURCE_WORDS
-from planner.errors import ScenarioError
+from planner.errors import PlannerError, ScenarioError
 from planner.fileio import file_folder as file_folder  # re-exported: fileio says how a scenario names its files
 from planner.fileio import file_problem, files_as_written, open_for_reading, written_path
 from planner.fileio import named_as_written as named_as_written  # re-exported, as file_folder
@@ -2912,7 +2912,37 @@ def plausibility_warnings(scenario: Scenario) -> list[tuple[Path_, str]]:
     turned round (fx_check). Each warning starts with the field's dotted path and says the value, why it looks wrong
     and the unit expected; `validate` places them in the file (text_places), a plan lists the texts. Its profile
     CSVs are read as the engine reads them: a relative path (a scenario not loaded from a file) in the working folder."""
-    return plausibility_warnings_as_written(scenario.model_dump(), Path("."))
+    return plausibility_warnings_as_written(scenario.model_dump(), Path(".")) + regions_of_providers_left_out(scenario)
+
+
+def regions_of_providers_left_out(scenario: Scenario) -> list[tuple[Path_, str]]:
+    """(prices.regions item, warning) for each region the scenario lists where only providers it leaves out have
+    offers (us-east-1 beside `providers: [azure]`: an AWS region), as its prices say. check_regions errs only on a
+    region no provider has (a typo), so such a region passed without a word and added no offer. Read as validate
+    reads the prices for its regions (catalog.price_coverage: the packaged snapshot without pandas, a store or an
+    offers CSV from price_table's cache); a price source that does not read is left to the price checks."""
+    p = scenario.prices
+    if not p.regions:
+        return []
+    try:
+        coverage, provenance = catalog.price_coverage(p.source, None, p.snapshot)
+    except PlannerError:
+        return []
+    offered: dict[str, set[str]] = {}   # region -> the providers with an offer there
+    for provider, region in zip(coverage["provider"], coverage["region"]):
+        offered.setdefault(region, set()).add(provider)
+    allowed = ", ".join(p.providers) or "none"
+    named = catalog.offers.prices_named(scenario, provenance["source"])
+    found = []
+    for i, region in enumerate(p.regions):
+        owners = sorted(offered.get(region, set()) - {"onprem"})
+        if owners and not set(owners) & set(p.providers):
+            whose = " and ".join(owners)
+            found.append((("prices", "regions", i),
+                          f"prices.regions[{i}]: {shortened(region)} is a region of {whose} (its offers in the {named} "
+                          f"prices), and prices.providers ({allowed}) does not include {whose}: the region adds no "
+                          f"offer; add {owners[0]} to prices.providers to plan on it, or remove the region"))
+    return found
 
 
 def plausibility_warnings_as_written(data: dict, base_dir: Path | None = None) -> list[tuple[Path_, str]]:
