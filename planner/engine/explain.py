@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 import pulp
 
+from planner.catalog.gpus import CUSTOM_SOURCE
 from planner.catalog.servable import memory_elsewhere_text, reasons_text
 from planner.engine import constraints
 from planner.engine.inputs import Inputs
@@ -114,12 +115,15 @@ def _most_memory(inp: Inputs, allowed: np.ndarray, cloud_ids: set, need: float, 
 
 def _held_at_zero(inp: Inputs, i: int) -> str:
     """Why card unit `i` cannot be in the fleet (it is not `_allowed`): its max_units 0, or no sourced price and none
-    owned, or neither listed in onprem.cards nor owned."""
+    owned, or a custom card whose buyable is false and none owned, or neither listed in onprem.cards nor owned (as
+    catalog.servable.site_units says it to validate)."""
     sku = str(inp.col("sku")[i])
     if inp.caps.get("unit_limits") and inp.col("max_units")[i] == 0:
         return f"constraints.max_units.{sku} = 0"
     if sku in inp.resale_unknown:
         return f"it has no sourced price and none is owned (give onprem.card_overrides.{sku}.price)"
+    if str(inp.col("source")[i]).startswith(CUSTOM_SOURCE):   # a custom card is bought unless buyable is false
+        return f"custom_cards.{sku}.buyable is false and none is owned (onprem.existing)"
     return "it is neither listed in onprem.cards nor owned (onprem.existing)"
 
 

@@ -450,7 +450,9 @@ def _idle_custom_cards(scenario: Scenario, base: Inputs) -> list[str]:
         rows = excluded[excluded["sku"] == sku]
         if rows["workload"].nunique() == len(scenario.workloads):
             first = rows.iloc[0]
-            use = "the plan never buys it" if cards[sku].buyable else "the cards of it owned do no work"
+            # bought only for work, unless owned (buyable false) or required (min_units): then held idle
+            held = not cards[sku].buyable or scenario.constraints.min_units.get(sku, 0) > 0
+            use = "no card of it the plan holds does any work" if held else "the plan never buys it"
             out.append(f"custom card {sku} can serve no workload, so {use}; {first['workload']}: {first['reason']}")
     return out
 

@@ -50,6 +50,7 @@ from planner.scenario.overrides import ORIGIN, overlapping_paths, path_keys, pat
 from planner.scenario.yaml_core import dump_yaml
 from planner.scratch import ScratchFolder
 from planner.text import series, shortened
+from pricing_adapters.schema import offer_id
 
 Progress = Callable[[int, int], None]
 
@@ -133,8 +134,12 @@ def fleet_summary(fleet: pd.DataFrame) -> str:
     units, hours = [], []
     sold_units, off_units = ((fleet[c].tolist() if c in fleet else [0.0] * len(fleet))
                              for c in ("sold_units", "switched_off_units"))
+    # a fleet without unit_id (a plan.json trimmed to the fleet's key columns, which load_plan_json takes): its ids
+    ids = (fleet["unit_id"].tolist() if "unit_id" in fleet else
+           [offer_id(*map(str, key)) for key in zip(*(fleet[c].tolist() for c in ("provider", "region", "sku",
+                                                                                 "purchase_option")))])
     for provider, sku, unit_id, n, instance_hours, sold, off in zip(*(fleet[c].tolist() for c in (
-            "provider", "sku", "unit_id", "units", "instance_hours")), sold_units, off_units):
+            "provider", "sku")), ids, *(fleet[c].tolist() for c in ("units", "instance_hours")), sold_units, off_units):
         if provider == "onprem":
             left = [f"{k:g} {what}" for k, what in ((sold, "sold"), (off, "switched off")) if k > 0]
             units.append(f"{n:g} {sku}" + (f" ({', '.join(left)})" if left else ""))

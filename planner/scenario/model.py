@@ -571,10 +571,6 @@ class CardOverride(Frozen):
     maintenance_rate_per_year: float | None = Field(None, ge=0, le=1, description="share of capex per year")
     as_of: IsoDate | None = Field(None, description="the day of the quote, an ISO date YYYY-MM-DD (e.g. 2026-11-20)")
     source: Text | None = Field(None, description="where the quote came from (free text, shown with the plan's prices)")
-    # false for a card described only to count the ones owned (an HGX A100 the catalog lacks): no plan buys more,
-    # as none buys a catalog card left out of onprem.cards; its price still values the owned cards' resale
-    buyable: bool = Field(True, description="false: a card you own (onprem.existing) but would not buy: plans keep, "
-                          "switch off or sell the owned ones and buy none")
 
     _free_text = frozenset({"source"})
 

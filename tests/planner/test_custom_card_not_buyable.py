@@ -25,7 +25,7 @@ import yaml
 
 from planner import load_scenario, plan
 from planner.engine import add_decisions
-from planner.errors import ScenarioError
+from planner.errors import InfeasibleError, ScenarioError
 from tests.planner.cli_run import run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,3 +109,35 @@ def test_a_flip_point_searched_without_the_minimum_lets_the_plan_buy_the_card():
     row = p.flip_points.set_index("card").loc["rack-a5000"]
     assert row["flip_demand"] == pytest.approx(657 + 2650.60 / (24 * (1.006 / 0.8 - 0.09)), rel=1e-3)
     assert row["note"].startswith("min_units 2 relaxed and custom_cards.rack-a5000.buyable set to true for this search")
+
+
+def test_buyable_is_a_field_of_custom_cards_only():
+    # a catalog card is kept from purchase by leaving it out of onprem.cards: an override's buyable was accepted and
+    # ignored (the plan bought the card), so it is an unknown key, as before custom cards had the field
+    doc = yaml.safe_load(WORKED.read_text(encoding="utf-8"))
+    doc["prices"]["source"] = str(WORKED.parent / doc["prices"]["source"])
+    doc["onprem"]["card_overrides"]["rtx-a5000"]["buyable"] = False
+    with pytest.raises(ScenarioError, match=r"onprem\.card_overrides\.rtx-a5000\.buyable: unknown key"):
+        load_scenario(doc)
+
+
+def test_a_plan_with_no_fleet_says_the_flag_as_validate_does(tmp_path):
+    # 2-GPU jobs: the only cloud offer (g5.xlarge) has 1 GPU, the custom card 4 per server but none owned nor buyable
+    doc = scenario_doc(buyable=False, cards_per_server=4)
+    doc["onprem"]["existing"] = {"rack-a5000": 0}
+    doc["workloads"][0].update(gpus_per_job=2, gpu_hours_per_month=100)
+    why = "rack-a5000 (RTX-A5000, 24 GB) could serve it, but custom_cards.rack-a5000.buyable is false and none is owned"
+    with pytest.raises(InfeasibleError) as caught:
+        plan(load_scenario(doc))
+    assert why in str(caught.value)
+    path = tmp_path / "rack.yaml"
+    path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    assert why in " ".join(run("validate", path).stderr.split())
+
+
+def test_a_card_held_but_of_no_use_is_said_as_held_not_as_never_bought():
+    # a T4 (16 GB) under a 20 GB workload: the owned card can do no work; "never buys it" told of a card the plan holds
+    doc = scenario_doc(buyable=False, gpu="T4")
+    doc["workloads"][0]["min_gpu_memory_gb"] = 20
+    warned = [w for w in plan(load_scenario(doc)).warnings if w.startswith("custom card rack-a5000")]
+    assert len(warned) == 1 and "so no card of it the plan holds does any work" in warned[0], warned

@@ -62,6 +62,14 @@ def test_fleet_summary_names_each_cloud_offer_with_its_region():
                                     "azure:westus3:Standard_NC96ads_A100_v4:spot 24,584 h")
 
 
+def test_a_fleet_without_unit_id_is_named_by_its_key_columns():
+    # a plan.json whose fleet rows hold only the key columns (load_plan_json takes it): a KeyError before
+    fleet = pd.DataFrame({"provider": ["onprem", "aws"], "region": ["onprem", "us-east-1"],
+                          "sku": ["rtx-a5000", "g5.xlarge"], "purchase_option": ["purchase", "on_demand"],
+                          "units": [1.0, math.nan], "instance_hours": [0.0, 4290.0]})
+    assert fleet_summary(fleet) == "1 rtx-a5000; aws:us-east-1:g5.xlarge:on_demand 4,290 h"
+
+
 @pytest.fixture(scope="module")
 def scenario_file(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("all") / "all.yaml"
