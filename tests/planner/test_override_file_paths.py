@@ -113,8 +113,9 @@ def test_a_text_or_dict_scenario_s_missing_offers_csv_names_the_working_folder(f
     given = text if origin == "<text>" else yaml.safe_load(text)
     with pytest.raises(ScenarioError) as info:
         plan(given, baselines=False)
-    place = "11:11" if origin == "<text>" else "1:1"   # `  source: ` is 10 characters on line 11; a dict has no lines
-    assert info.value.problems == [f"{origin}:{place}: prices.source: expected snapshot, store or the path of an offers "
+    # `  source: ` is 10 characters on line 11; a dict has no lines, so its problem names the field only
+    where = "<text>:11:11" if origin == "<text>" else "<dict>"
+    assert info.value.problems == [f"{where}: prices.source: expected snapshot, store or the path of an offers "
                                    "CSV; file not found: offers-g5-us-east-1.csv" + TEXT_NOTE.format(work)]
 
 
