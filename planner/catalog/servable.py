@@ -163,17 +163,23 @@ def site_units(scenario, unpriced: set) -> list[dict]:
         most = c.max_units.get(card_id)
         buyable = o.may_buy(card_id) and card_id not in unpriced
         allowed = (owned > 0 or (buyable and (most is None or most > 0)) or least > 0) and most != 0
-        if most == 0:
-            held = f"constraints.max_units.{card_id} = 0"
-        elif card_id in unpriced:
-            held = f"it has no sourced price and none is owned (give onprem.card_overrides.{card_id}.price)"
-        elif custom is not None:
-            held = f"custom_cards.{card_id}.buyable is false and none is owned (onprem.existing)"
-        else:
-            held = "it is neither listed in onprem.cards nor owned (onprem.existing)"
+        held = held_reason(card_id, most == 0, card_id in unpriced, custom is not None)
         units.append({"id": card_id, "gpu": gpu, "memory": memory, "per_server": float(per_server), "cc": cc,
                       "allowed": allowed, "held": held, "specs": figures})
     return units
+
+
+def held_reason(card_id: str, max_units_zero: bool, unpriced: bool, custom: bool) -> str:
+    """Why no fleet may hold card `card_id` (one not allowed: none owned nor required), as validate (site_units) and a
+    plan's explanation (engine.explain) say it: its max_units 0, no sourced price, a custom card whose buyable is
+    false, or a catalog card not listed in onprem.cards."""
+    if max_units_zero:
+        return f"constraints.max_units.{card_id} = 0"
+    if unpriced:
+        return f"it has no sourced price and none is owned (give onprem.card_overrides.{card_id}.price)"
+    if custom:
+        return f"custom_cards.{card_id}.buyable is false and none is owned (onprem.existing)"
+    return "it is neither listed in onprem.cards nor owned (onprem.existing)"
 
 
 def allowed_offer(scenario, offer: tuple) -> bool:

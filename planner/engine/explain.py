@@ -17,7 +17,7 @@ import pandas as pd
 import pulp
 
 from planner.catalog.gpus import CUSTOM_SOURCE
-from planner.catalog.servable import memory_elsewhere_text, reasons_text
+from planner.catalog.servable import held_reason, memory_elsewhere_text, reasons_text
 from planner.engine import constraints
 from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints, Model, build_model
@@ -118,13 +118,8 @@ def _held_at_zero(inp: Inputs, i: int) -> str:
     owned, or a custom card whose buyable is false and none owned, or neither listed in onprem.cards nor owned (as
     catalog.servable.site_units says it to validate)."""
     sku = str(inp.col("sku")[i])
-    if inp.caps.get("unit_limits") and inp.col("max_units")[i] == 0:
-        return f"constraints.max_units.{sku} = 0"
-    if sku in inp.resale_unknown:
-        return f"it has no sourced price and none is owned (give onprem.card_overrides.{sku}.price)"
-    if str(inp.col("source")[i]).startswith(CUSTOM_SOURCE):   # a custom card is bought unless buyable is false
-        return f"custom_cards.{sku}.buyable is false and none is owned (onprem.existing)"
-    return "it is neither listed in onprem.cards nor owned (onprem.existing)"
+    return held_reason(sku, bool(inp.caps.get("unit_limits")) and inp.col("max_units")[i] == 0,
+                       sku in inp.resale_unknown, str(inp.col("source")[i]).startswith(CUSTOM_SOURCE))
 
 
 def _offers(inp: Inputs, ids: set) -> pd.DataFrame | None:
